@@ -1,0 +1,22 @@
+package io.overseer.agent;
+
+/** An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step) it answers. */
+public record AgentReply(String orderId, long epoch, int stepSeq, String operation, Outcome outcome, String detail) {
+
+    public enum Outcome {
+        /** The remote service applied the effect (now or on an earlier attempt). */
+        SUCCEEDED,
+        /** The remote service refused for good (a nontransient fault); retrying cannot help. */
+        FAILED
+    }
+
+    public static AgentReply succeeded(AgentRequest request, String detail) {
+        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.operation(),
+                Outcome.SUCCEEDED, detail);
+    }
+
+    public static AgentReply failed(AgentRequest request, String detail) {
+        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.operation(),
+                Outcome.FAILED, detail);
+    }
+}

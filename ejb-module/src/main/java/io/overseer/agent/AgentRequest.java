@@ -1,0 +1,27 @@
+package io.overseer.agent;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/**
+ * What the scheduler asks an agent to do: one attempt at one step of one order, to be finished by
+ * {@code completeBy}. The idempotency key is the same for every attempt at this step of this order,
+ * so the remote service applies the effect once however often it is asked.
+ */
+public record AgentRequest(
+        String orderId,
+        long epoch,
+        int stepSeq,
+        String operation,
+        String idempotencyKey,
+        OffsetDateTime completeBy,
+        String customerId,
+        List<Line> lines) {
+
+    public record Line(String sku, int quantity) {
+    }
+
+    public static String idempotencyKey(String orderId, String operation) {
+        return orderId + ":" + operation;
+    }
+}

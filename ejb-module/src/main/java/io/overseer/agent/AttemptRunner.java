@@ -1,0 +1,70 @@
+package io.overseer.agent;
+
+import io.overseer.platform.Clocks;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs one attempt against its deadline: calls, retries transient faults with backoff while time is
+ * left, and returns the reply to send — or nothing once the complete-by has passed.
+ */
+@ApplicationScoped
+public class AttemptRunner {
+
+    private static final Logger LOG = Logger.getLogger(AttemptRunner.class.getName());
+
+    @Inject
+    RemoteServiceClient client;
+    @Inject
+    AgentSettings settings;
+    @Inject
+    Clocks clocks;
+
+    public Optional<AgentReply> run(AgentRequest request) {
+        Backoff backoff = settings.backoff();
+        for (int retry = 1; ; retry++) {
+            Duration left = remaining(request.completeBy());
+            if (left.isNegative() || left.isZero()) {
+                LOG.log(Level.INFO, "Order {0}: {1} not done by its complete-by; abandoning silently",
+                        new Object[] {request.orderId(), request.operation()});
+                return Optional.empty();
+            }
+            CallResult result = client.call(request, left);
+            switch (result.kind()) {
+                case SUCCESS:
+                    return Optional.of(AgentReply.succeeded(request, result.detail()));
+                case NONTRANSIENT:
+                    LOG.log(Level.WARNING, "Order {0}: {1} refused: {2}",
+                            new Object[] {request.orderId(), request.operation(), result.detail()});
+                    return Optional.of(AgentReply.failed(request, result.detail()));
+                default:
+                    LOG.log(Level.INFO, "Order {0}: {1} transient fault, retry {2}: {3}",
+                            new Object[] {request.orderId(), request.operation(), retry, result.detail()});
+                    if (!sleep(backoff.delay(retry), request.completeBy())) {
+                        return Optional.empty();
+                    }
+            }
+        }
+    }
+
+    private Duration remaining(OffsetDateTime completeBy) {
+        return Duration.between(clocks.now(), completeBy);
+    }
+
+    /** Waits before the next retry, never past the deadline; false if interrupted. */
+    private boolean sleep(Duration delay, OffsetDateTime completeBy) {
+        Duration left = remaining(completeBy);
+        try {
+            Thread.sleep(Math.max(0, Math.min(delay.toMillis(), left.toMillis())));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

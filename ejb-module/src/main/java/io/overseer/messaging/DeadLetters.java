@@ -1,0 +1,52 @@
+package io.overseer.messaging;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSProducer;
+import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
+import java.util.Collections;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Moves a message that can never be processed (malformed, invalid) to the dead-letter queue with the
+ * reason, inside the listener's transaction: the original is acknowledged only if the copy is sent.
+ * Failures that may pass (database down) are not dead-lettered here: the listener rethrows them so the
+ * broker redelivers, and dead-letters them itself after its configured attempts.
+ */
+@ApplicationScoped
+public class DeadLetters {
+
+    private static final Logger LOG = Logger.getLogger(DeadLetters.class.getName());
+
+    @Inject
+    @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
+    JMSContext jms;
+
+    public void reject(Message message, String origin, String reason) {
+        try {
+            JMSProducer producer = jms.createProducer()
+                    .setProperty(Destinations.DEAD_LETTER_REASON, reason)
+                    .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin);
+            for (Object name : Collections.list(message.getPropertyNames())) {
+                String key = (String) name;
+                if (!key.startsWith("JMS") && !key.startsWith("_")) {
+                    producer.setProperty(key, message.getObjectProperty(key));
+                }
+            }
+            if (message.getJMSCorrelationID() != null) {
+                producer.setJMSCorrelationID(message.getJMSCorrelationID());
+            }
+            String body = message instanceof TextMessage text ? text.getText() : null;
+            producer.send(jms.createQueue(Destinations.DEAD_LETTERS), body);
+            LOG.log(Level.WARNING, "Dead-lettered message {0} from {1}: {2}",
+                    new Object[] {message.getJMSMessageID(), origin, reason});
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not dead-letter a message from " + origin, e);
+        }
+    }
+}

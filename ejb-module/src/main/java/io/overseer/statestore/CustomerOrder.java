@@ -1,0 +1,62 @@
+package io.overseer.statestore;
+
+import jakarta.persistence.CollectionTable;
+import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.OrderColumn;
+import jakarta.persistence.Table;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An order as the customer placed it: the "orders database" of the pattern. Immutable once written. */
+@Entity
+@Table(name = "customer_order")
+public class CustomerOrder {
+
+    @Id
+    @Column(name = "order_id", length = 36)
+    private String orderId;
+
+    @Column(name = "customer_id", nullable = false, length = 100)
+    private String customerId;
+
+    @ElementCollection(fetch = FetchType.EAGER)
+    @CollectionTable(name = "order_line", joinColumns = @JoinColumn(name = "order_id"))
+    @OrderColumn(name = "line_no")
+    private List<OrderLine> lines = new ArrayList<>();
+
+    @Column(name = "created_at", nullable = false)
+    private OffsetDateTime createdAt;
+
+    protected CustomerOrder() {
+        // for JPA
+    }
+
+    public CustomerOrder(String orderId, String customerId, List<OrderLine> lines, OffsetDateTime createdAt) {
+        this.orderId = orderId;
+        this.customerId = customerId;
+        this.lines = new ArrayList<>(lines);
+        this.createdAt = createdAt;
+    }
+
+    public String orderId() {
+        return orderId;
+    }
+
+    public String customerId() {
+        return customerId;
+    }
+
+    public List<OrderLine> lines() {
+        return List.copyOf(lines);
+    }
+
+    public OffsetDateTime createdAt() {
+        return createdAt;
+    }
+}

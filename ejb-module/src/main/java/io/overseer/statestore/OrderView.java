@@ -1,0 +1,36 @@
+package io.overseer.statestore;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/** A read-only snapshot of an order and its state records, as the API shows it. */
+public record OrderView(
+        String orderId,
+        String customerId,
+        List<Item> items,
+        String workflow,
+        ProcessState processState,
+        int failureCount,
+        String lockedBy,
+        OffsetDateTime completeBy,
+        String lastError,
+        OffsetDateTime createdAt,
+        OffsetDateTime updatedAt,
+        List<Step> steps) {
+
+    public record Item(String sku, int quantity) {
+    }
+
+    public record Step(String name, StepStatus state, int attempts, OffsetDateTime updatedAt) {
+    }
+
+    public static OrderView of(CustomerOrder order, OrderState state) {
+        return new OrderView(order.orderId(), order.customerId(),
+                order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(),
+                state.workflow(), state.processState(), state.failureCount(), state.lockedBy(),
+                state.completeBy(), state.lastError(), state.createdAt(), state.updatedAt(),
+                state.steps().stream()
+                        .map(step -> new Step(step.name(), step.state(), step.attempts(), step.updatedAt()))
+                        .toList());
+    }
+}

@@ -1,0 +1,83 @@
+package io.overseer.submission;
+
+import io.overseer.platform.Clocks;
+import io.overseer.platform.Json;
+import io.overseer.scheduler.DispatchQueue;
+import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderLine;
+import io.overseer.statestore.OrderState;
+import io.overseer.statestore.StateStore;
+import io.overseer.workflow.OrderWorkflow;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import jakarta.json.bind.JsonbException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import java.util.Comparator;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+/**
+ * The submission process of the pattern: writes the order and its state record (Pending, not locked,
+ * no failures) in one transaction. Orders from HTTP are then announced on the order queue in that
+ * same transaction; orders that arrived on the queue are claimed by the caller straight away.
+ */
+@Stateless
+public class OrderSubmission {
+
+    private static final Logger LOG = Logger.getLogger(OrderSubmission.class.getName());
+
+    @Inject
+    StateStore store;
+    @Inject
+    DispatchQueue dispatchQueue;
+    @Inject
+    Validator validator;
+    @Inject
+    Clocks clocks;
+
+    /** Stores a validated order and announces it to the schedulers. Returns the new order id. */
+    public String submit(OrderRequest request) {
+        String orderId = create(request);
+        dispatchQueue.announce(orderId);
+        return orderId;
+    }
+
+    /** Parses, validates and stores an order that arrived as JSON on the order queue. */
+    public String accept(String json) throws InvalidOrderException {
+        OrderRequest request;
+        try {
+            request = Json.read(json, OrderRequest.class);
+        } catch (JsonbException e) {
+            throw new InvalidOrderException("malformed order JSON: " + e.getMessage());
+        }
+        if (request == null) {
+            throw new InvalidOrderException("empty order");
+        }
+        Set<ConstraintViolation<OrderRequest>> violations = validator.validate(request);
+        if (!violations.isEmpty()) {
+            throw new InvalidOrderException("invalid order: " + describe(violations));
+        }
+        return create(request);
+    }
+
+    private String create(OrderRequest request) {
+        String orderId = UUID.randomUUID().toString();
+        var now = clocks.now();
+        var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
+        store.create(new CustomerOrder(orderId, request.customerId(), lines, now),
+                OrderState.pending(orderId, OrderWorkflow.NAME, OrderWorkflow.STEPS, now));
+        LOG.log(Level.INFO, "Order {0} Pending for customer {1}", new Object[] {orderId, request.customerId()});
+        return orderId;
+    }
+
+    private static String describe(Set<? extends ConstraintViolation<?>> violations) {
+        return violations.stream()
+                .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
+                .map(v -> v.getPropertyPath() + " " + v.getMessage())
+                .collect(Collectors.joining("; "));
+    }
+}

@@ -1,0 +1,76 @@
+package io.overseer.supervisor;
+
+import io.overseer.platform.Clocks;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.statestore.StateStore;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The Supervisor of the pattern: every second, on whichever instance holds the lease, finds orders
+ * whose complete-by has passed and has each recovered (retried or given up) in its own transaction.
+ *
+ * <p>The timer is non-persistent and fires on every instance: persistent timers on Payara Micro live
+ * in the data grid and did not fail over reliably. The lease row makes the sweep cluster-wide
+ * single, and the recovery re-checks each row under its lock, so even two sweeps at once are safe.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class Supervisor {
+
+    private static final Logger LOG = Logger.getLogger(Supervisor.class.getName());
+    static final String LEASE = "supervisor";
+
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+
+    @EJB
+    JobLease lease;
+    @EJB
+    ExpiredStepRecovery recovery;
+    @Inject
+    StateStore store;
+    @Inject
+    SupervisorSettings settings;
+    @Inject
+    InstanceIdentity instance;
+    @Inject
+    Clocks clocks;
+
+    @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public void sweep() {
+        if (!sweeping.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease())) {
+                recoverExpired();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Supervisor sweep failed; the next sweep tries again", e);
+        } finally {
+            sweeping.set(false);
+        }
+    }
+
+    private void recoverExpired() {
+        List<String> expired = store.expired(clocks.now(), settings.batch());
+        for (String orderId : expired) {
+            try {
+                recovery.recover(orderId);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Could not recover order " + orderId + "; next sweep retries", e);
+            }
+        }
+    }
+}
