@@ -1,0 +1,121 @@
+package io.overseer.api;
+
+import jakarta.json.bind.JsonbException;
+import jakarta.json.stream.JsonParsingException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Path;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.Comparator;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.StreamSupport;
+
+/**
+ * Turns every exception that leaves a resource into an RFC 9457 problem response. Bodies never carry
+ * stack traces; unexpected failures are logged here with their cause.
+ */
+public final class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class.getName());
+
+    private ProblemMappers() {
+    }
+
+    static Response respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+
+    /** Bean Validation failures on request bodies: 400 naming each field. */
+    @Provider
+    public static class Validation implements ExceptionMapper<ConstraintViolationException> {
+        @Override
+        public Response toResponse(ConstraintViolationException e) {
+            List<Problem.FieldError> errors = e.getConstraintViolations().stream()
+                    .map(v -> new Problem.FieldError(field(v), v.getMessage()))
+                    .sorted(Comparator.comparing(Problem.FieldError::field))
+                    .toList();
+            return respond(new Problem("about:blank", "Invalid request", 400,
+                    "The request body is not a valid order", errors));
+        }
+
+        /** "submit.order.items[0].sku" → "items[0].sku": drop the method and parameter nodes. */
+        private static String field(ConstraintViolation<?> violation) {
+            List<Path.Node> nodes = StreamSupport.stream(violation.getPropertyPath().spliterator(), false).toList();
+            StringBuilder field = new StringBuilder();
+            for (Path.Node node : nodes) {
+                if (node.getKind() == jakarta.validation.ElementKind.METHOD
+                        || node.getKind() == jakarta.validation.ElementKind.PARAMETER) {
+                    continue;
+                }
+                if (node.getName() == null || node.getName().startsWith("<")) {
+                    continue;
+                }
+                if (!field.isEmpty()) {
+                    field.append('.');
+                }
+                field.append(node.getName());
+                if (node.getIndex() != null) {
+                    field.append('[').append(node.getIndex()).append(']');
+                }
+            }
+            return field.isEmpty() ? "body" : field.toString();
+        }
+    }
+
+    /** Malformed JSON or JSON of the wrong shape: 400. */
+    @Provider
+    public static class Unreadable implements ExceptionMapper<ProcessingException> {
+        @Override
+        public Response toResponse(ProcessingException e) {
+            if (isJsonError(e)) {
+                return respond(Problem.of(400, "Malformed request", "The request body is not valid JSON for an order"));
+            }
+            LOG.log(Level.SEVERE, "Request processing failed", e);
+            return respond(Problem.of(500, "Internal Server Error", "The request could not be processed"));
+        }
+
+        private static boolean isJsonError(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof JsonbException || t instanceof JsonParsingException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Standard HTTP errors thrown by JAX-RS or resources (404, 405, 415, …) keep their status. */
+    @Provider
+    public static class Http implements ExceptionMapper<WebApplicationException> {
+        @Override
+        public Response toResponse(WebApplicationException e) {
+            Response.StatusType status = e.getResponse().getStatusInfo();
+            if (status.getStatusCode() >= 500) {
+                LOG.log(Level.SEVERE, "Request failed", e);
+            }
+            String detail = status.getStatusCode() < 500 && e.getMessage() != null ? e.getMessage() : status.getReasonPhrase();
+            return respond(Problem.of(status.getStatusCode(), status.getReasonPhrase(), detail));
+        }
+    }
+
+    /** Anything else is our fault: 500 without internals. */
+    @Provider
+    public static class Unexpected implements ExceptionMapper<RuntimeException> {
+        @Override
+        public Response toResponse(RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof ConstraintViolationException violation) {
+                    return new Validation().toResponse(violation);
+                }
+            }
+            LOG.log(Level.SEVERE, "Unexpected failure", e);
+            return respond(Problem.of(500, "Internal Server Error", "The request could not be processed"));
+        }
+    }
+}
