@@ -1,0 +1,34 @@
+package io.overseer.remoteservice;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** In-memory traffic counters; unlike the ledger they do not survive a restart. */
+final class RequestCounters {
+
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong replays = new AtomicLong();
+    private final AtomicLong faultsInjected = new AtomicLong();
+
+    void request() {
+        requests.incrementAndGet();
+    }
+
+    void replay() {
+        replays.incrementAndGet();
+    }
+
+    void faultInjected() {
+        faultsInjected.incrementAndGet();
+    }
+
+    StatsView withLedger(LedgerCounts ledger) {
+        return new StatsView(ledger.applied(), ledger.appliedTwice(), replays.get(), requests.get(),
+                faultsInjected.get(), ledger.byOperation());
+    }
+
+    void reset() {
+        requests.set(0);
+        replays.set(0);
+        faultsInjected.set(0);
+    }
+}
