@@ -1,0 +1,51 @@
+package io.overseer.launcher;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What Payara Micro needs to know about the rest of the stack. Values fill the post-boot template's
+ * placeholders; appProperties become -D system properties (MicroProfile Config, ordinal 400).
+ */
+public record AppServerConfig(
+        int httpPort,
+        String dbUrl,
+        String dbUser,
+        String dbPassword,
+        String brokerHost,
+        int brokerPort,
+        String brokerUser,
+        String brokerPassword,
+        String remoteServiceUrl,
+        Map<String, String> appProperties,
+        String maxHeap) {
+
+    public AppServerConfig {
+        appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
+        maxHeap = maxHeap == null ? "512m" : maxHeap;
+    }
+
+    /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
+    public AppServerConfig withAppProperties(Map<String, String> extra) {
+        Map<String, String> merged = new LinkedHashMap<>(appProperties);
+        merged.putAll(extra);
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, merged, maxHeap);
+    }
+
+    /** Placeholder values for post-boot.asadmin; those used inside --property lists are escaped. */
+    Map<String, String> postBootValues(String rarPath) {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("RAR_PATH", rarPath);
+        v.put("BROKER_HOST", Templates.asadminEscape(brokerHost));
+        v.put("BROKER_PORT", Integer.toString(brokerPort));
+        v.put("BROKER_USER", Templates.asadminEscape(brokerUser));
+        v.put("BROKER_PASSWORD", Templates.asadminEscape(brokerPassword));
+        v.put("DB_URL", Templates.asadminEscape(dbUrl));
+        v.put("DB_USER", Templates.asadminEscape(dbUser));
+        v.put("DB_PASSWORD", Templates.asadminEscape(dbPassword));
+        v.put("HTTP_PORT", Integer.toString(httpPort));
+        return v;
+    }
+}

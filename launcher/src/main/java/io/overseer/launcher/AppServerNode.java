@@ -1,0 +1,167 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Payara Micro running the Overseer WAR at context root "/". Resources (adapter, connection factory,
+ * datasource) come from server-config's post-boot command file, filled in here; the .rar is deployed by
+ * that file so it exists before the WAR's MDBs activate. No --rootdir: a reused one redeploys on start.
+ */
+public final class AppServerNode implements Node {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AppServerNode.class);
+    public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+
+    private final StackLayout layout;
+    private final Path workDir;
+    private final Path logFile;
+    private volatile AppServerConfig config;
+    private volatile ManagedProcess process;
+
+    /** {@code workDir} holds the generated post-boot file and Payara's temp directory (wiped at start). */
+    public AppServerNode(StackLayout layout, Path workDir, Path logFile, AppServerConfig config) {
+        this.layout = layout;
+        this.workDir = workDir.toAbsolutePath().normalize();
+        this.logFile = logFile.toAbsolutePath();
+        this.config = config;
+    }
+
+    @Override
+    public String name() {
+        return "payara";
+    }
+
+    /** Launches under the lock, waits outside it, so stop() can interrupt a start that hangs. */
+    @Override
+    public void start() throws IOException {
+        long t0 = System.nanoTime();
+        ManagedProcess p = launch();
+        String readyUrl = baseUrl() + "/health/ready";
+        Wait.until("Payara Micro", READY_TIMEOUT, () -> Wait.httpStatus(readyUrl) == 200, p::isAlive,
+                () -> p.tail(60));
+        LOG.info("Payara Micro ready at {} (pid {}) in {} ms", baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private synchronized ManagedProcess launch() throws IOException {
+        if (process != null && process.isAlive()) {
+            return process;
+        }
+        StaleProcesses.stopUsing(workDir.toString(), "TERM", "Payara Micro");
+        Path tmp = workDir.resolve("tmp");
+        deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
+        Files.createDirectories(tmp);
+        Path postBoot = writePostBoot();
+
+        AppServerConfig c = config;
+        List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
+                "-Djava.io.tmpdir=" + tmp));
+        if (c.remoteServiceUrl() != null) {
+            cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
+        }
+        c.appProperties().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        cmd.addAll(List.of("-jar", layout.payaraMicroJar().toString(),
+                "--nocluster",
+                "--port", Integer.toString(c.httpPort()),
+                "--addlibs", layout.postgresqlJar().toString(),
+                "--postbootcommandfile", postBoot.toString(),
+                "--deploy", layout.war().toString(),
+                "--contextroot", "/"));
+        process = ManagedProcess.start(name(), cmd, workDir, logFile, Map.of());
+        return process;
+    }
+
+    private Path writePostBoot() throws IOException {
+        Path template = layout.postBootTemplate();
+        String text = Templates.substitute(Files.readString(template), config.postBootValues(layout.rar().toString()));
+        Set<String> left = Templates.unresolved(text);
+        if (!left.isEmpty()) {
+            LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
+        }
+        Path out = workDir.resolve("post-boot.asadmin");
+        Files.writeString(out, text);
+        return out;
+    }
+
+    /** SIGTERM (Payara undeploys and closes pools), up to 30 s, then SIGKILL. */
+    @Override
+    public synchronized void stop() {
+        if (process != null) {
+            process.stop(Duration.ofSeconds(30));
+            process = null;
+            LOG.info("Payara Micro stopped");
+        }
+    }
+
+    @Override
+    public synchronized void kill9() {
+        if (process != null) {
+            process.kill9();
+        }
+    }
+
+    @Override
+    public boolean isAlive() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive();
+    }
+
+    @Override
+    public long pid() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
+    /** The running process, for the supervisor to watch; null before start or after stop. */
+    ManagedProcess process() {
+        return process;
+    }
+
+    /** Takes effect at the next start or restart. */
+    public void reconfigure(AppServerConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public AppServerConfig config() {
+        return config;
+    }
+
+    public int port() {
+        return config.httpPort();
+    }
+
+    /** http://127.0.0.1:PORT, no trailing slash; the API is under /api. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + config.httpPort();
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                Files.delete(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

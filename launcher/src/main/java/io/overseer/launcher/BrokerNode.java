@@ -1,0 +1,197 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local Artemis broker: an instance created once with the distribution's CLI ({@code artemis create}),
+ * then {@code bin/artemis run} as a child. The instance's broker.xml is rewritten from server-config's
+ * template at every start, so template changes apply without deleting the instance (its data stays).
+ */
+public final class BrokerNode implements Node {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerNode.class);
+    private static final String CREATED_MARKER = ".overseer-created";
+
+    private final StackLayout layout;
+    private final Path instanceDir;
+    private final int port;
+    private final int consolePort;
+    private final Path logFile;
+    private final String user;
+    private final String password;
+    private ManagedProcess process;
+
+    /** Demo credentials demo/demo (role amq, which the console admits). */
+    public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile) {
+        this(layout, instanceDir, port, consolePort, logFile, LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD);
+    }
+
+    public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile,
+                      String user, String password) {
+        this.layout = layout;
+        this.instanceDir = instanceDir.toAbsolutePath().normalize();
+        this.port = port;
+        this.consolePort = consolePort;
+        this.logFile = logFile.toAbsolutePath();
+        this.user = user;
+        this.password = password;
+    }
+
+    @Override
+    public String name() {
+        return "artemis";
+    }
+
+    /** Launches under the lock, waits outside it, so stop() can interrupt a start that hangs. */
+    @Override
+    public void start() throws IOException {
+        long t0 = System.nanoTime();
+        long logStart = LogTail.size(logFile);
+        ManagedProcess p = launch();
+        // The acceptor opens just before "AMQ221007: Server is now active"; wait for both.
+        Wait.until("Artemis", Duration.ofSeconds(90),
+                () -> Wait.portOpen("127.0.0.1", port) && LogTail.since(logFile, logStart).contains("AMQ221007"),
+                p::isAlive, () -> p.tail(40));
+        LOG.info("Artemis ready on 127.0.0.1:{} (pid {}) in {} ms, console http://localhost:{}/console",
+                port, p.pid(), (System.nanoTime() - t0) / 1_000_000, consolePort);
+    }
+
+    private synchronized ManagedProcess launch() throws IOException {
+        if (process != null && process.isAlive()) {
+            return process;
+        }
+        StaleProcesses.stopUsing(instanceDir.toString(), "TERM", "Artemis");
+        ensureInstance();
+        writeBrokerXml();
+        process = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
+                instanceDir, logFile, javaHome());
+        return process;
+    }
+
+    /**
+     * Creates the instance if missing, or re-creates its configuration (--force keeps data/) when the ports
+     * differ from the ones it was created with: ports live in bootstrap.xml and broker.xml.
+     */
+    private void ensureInstance() throws IOException {
+        String signature = "port=" + port + " console=" + consolePort + " user=" + user;
+        Path marker = instanceDir.resolve(CREATED_MARKER);
+        boolean exists = Files.isExecutable(instanceDir.resolve("bin/artemis"));
+        if (exists && Files.exists(marker) && Files.readString(marker).trim().equals(signature)) {
+            return;
+        }
+        Path cli = layout.artemisHome().resolve("bin/artemis");
+        makeExecutable(cli); // unpacking by Maven may drop the mode bit
+        List<String> cmd = new ArrayList<>(List.of(cli.toString(), "create", "--silent",
+                "--user", user, "--password", password, "--role", "amq", "--require-login",
+                "--name", "overseer",
+                "--host", "127.0.0.1", "--http-host", "127.0.0.1", "--http-port", Integer.toString(consolePort),
+                "--default-port", Integer.toString(port),
+                // One acceptor only: protocol-specific ones use fixed ports that parallel test brokers share.
+                "--no-amqp-acceptor", "--no-mqtt-acceptor", "--no-stomp-acceptor", "--no-hornetq-acceptor",
+                "--nio", "--java-memory", "1G"));
+        if (exists) {
+            cmd.add("--force");
+        }
+        cmd.add(instanceDir.toString());
+        Files.createDirectories(instanceDir.getParent());
+        LOG.info("Creating Artemis instance in {}", instanceDir);
+        ManagedProcess create = ManagedProcess.start("artemis-create", cmd, instanceDir.getParent(), logFile, javaHome());
+        if (!ManagedProcess.waitFor(create.toHandle(), Duration.ofSeconds(120)) || create.exitValueOr(-1) != 0) {
+            create.kill9();
+            throw new IllegalStateException("artemis create failed. Last log lines:\n" + create.tail(30));
+        }
+        Files.writeString(marker, signature + System.lineSeparator());
+    }
+
+    /** Replaces the created broker.xml with the project's template, if server-config provides one. */
+    private void writeBrokerXml() throws IOException {
+        Path template = layout.brokerXmlTemplate();
+        if (!Files.exists(template)) {
+            LOG.info("No broker.xml template at {}; using the one 'artemis create' wrote", template);
+            return;
+        }
+        String xml = Templates.substitute(Files.readString(template), Map.of(
+                "BROKER_PORT", Integer.toString(port),
+                "BROKER_HOST", "127.0.0.1",
+                "DATA_DIR", instanceDir.resolve("data").toString()));
+        Set<String> left = Templates.unresolved(xml);
+        if (!left.isEmpty()) {
+            LOG.warn("broker.xml template has placeholders the launcher does not know: {}", left);
+        }
+        Files.writeString(instanceDir.resolve("etc/broker.xml"), xml);
+    }
+
+    /** The scripts pick java from JAVA_HOME: use the launcher's JDK rather than whatever PATH has. */
+    private static Map<String, String> javaHome() {
+        return Map.of("JAVA_HOME", System.getProperty("java.home"));
+    }
+
+    private static void makeExecutable(Path file) throws IOException {
+        if (Files.exists(file) && !Files.isExecutable(file)) {
+            Set<PosixFilePermission> perms = new HashSet<>(Files.getPosixFilePermissions(file));
+            perms.add(PosixFilePermission.OWNER_EXECUTE);
+            perms.add(PosixFilePermission.GROUP_EXECUTE);
+            perms.add(PosixFilePermission.OTHERS_EXECUTE);
+            Files.setPosixFilePermissions(file, perms);
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (process != null) {
+            process.stop(Duration.ofSeconds(30));
+            process = null;
+            LOG.info("Artemis stopped");
+        }
+    }
+
+    @Override
+    public synchronized void kill9() {
+        if (process != null) {
+            process.kill9();
+        }
+    }
+
+    @Override
+    public boolean isAlive() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive();
+    }
+
+    @Override
+    public long pid() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int consolePort() {
+        return consolePort;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public String consoleUrl() {
+        return "http://localhost:" + consolePort + "/console";
+    }
+}

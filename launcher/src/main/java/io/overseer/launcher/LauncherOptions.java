@@ -1,0 +1,79 @@
+package io.overseer.launcher;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What to start and where. Every flag has an environment variable as fallback (a flag wins), so the same
+ * settings work from ./run, from CI and from a test that builds options with {@link #parse}.
+ */
+public record LauncherOptions(
+        Path dataDir,
+        Path stackDir,          // null: next to the launcher jar
+        int httpPort,
+        int simulatorPort,
+        int brokerPort,
+        int consolePort,
+        int dbPort,
+        String dbUrl,           // non-null: external PostgreSQL, nothing embedded is started
+        String dbUser,
+        String dbPassword,
+        String brokerHost,      // non-null: external broker, no local Artemis
+        String brokerUser,
+        String brokerPassword,
+        Map<String, String> appProperties,
+        boolean help) {
+
+    /** Local demo credentials, created by the launcher only; never a default anywhere else. */
+    public static final String DEMO_USER = "demo";
+    public static final String DEMO_PASSWORD = "demo";
+    /** The embedded database's application role, database and password. */
+    public static final String EMBEDDED_DB = "overseer";
+
+    public LauncherOptions {
+        appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
+    }
+
+    public boolean embeddedDb() {
+        return dbUrl == null;
+    }
+
+    public boolean localBroker() {
+        return brokerHost == null;
+    }
+
+    /** JDBC URL the application uses: the external one, or the embedded server's. */
+    public String effectiveDbUrl() {
+        return embeddedDb() ? "jdbc:postgresql://127.0.0.1:" + dbPort + "/" + EMBEDDED_DB : dbUrl;
+    }
+
+    public String effectiveDbUser() {
+        return embeddedDb() ? EMBEDDED_DB : dbUser;
+    }
+
+    public String effectiveDbPassword() {
+        return embeddedDb() ? EMBEDDED_DB : dbPassword;
+    }
+
+    public String effectiveBrokerHost() {
+        return localBroker() ? "127.0.0.1" : brokerHost;
+    }
+
+    public String effectiveBrokerUser() {
+        return localBroker() ? DEMO_USER : brokerUser;
+    }
+
+    public String effectiveBrokerPassword() {
+        return localBroker() ? DEMO_PASSWORD : brokerPassword;
+    }
+
+    public static LauncherOptions parse(String[] args, Map<String, String> env) {
+        return OptionParser.parse(args, env);
+    }
+
+    public static LauncherOptions defaults() {
+        return parse(new String[0], Map.of());
+    }
+}

@@ -1,0 +1,196 @@
+package io.overseer.launcher;
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns flags and environment variables into {@link LauncherOptions}. Table-driven so that --help, the
+ * env names and the parser can never disagree.
+ */
+final class OptionParser {
+
+    enum Opt {
+        DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
+        STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
+        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT", "Payara Micro HTTP port"),
+        SIMULATOR_PORT("--simulator-port", "OVERSEER_SIMULATOR_PORT", "8090", "PORT", "remote-service simulator port"),
+        BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT", "broker port (local Artemis or external)"),
+        CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT", "Artemis web console port"),
+        DB_PORT("--db-port", "OVERSEER_DB_PORT", "55432", "PORT", "embedded PostgreSQL port"),
+        DB_URL("--db-url", "OVERSEER_DB_URL", null, "JDBC-URL", "external PostgreSQL (jdbc:postgresql://...): no embedded DB"),
+        DB_USER("--db-user", "OVERSEER_DB_USER", null, "USER", "user for --db-url"),
+        DB_PASSWORD("--db-password", "OVERSEER_DB_PASSWORD", null, "PASSWORD", "password for --db-url"),
+        BROKER_HOST("--broker-host", "OVERSEER_BROKER_HOST", null, "HOST", "external Artemis broker: no local broker"),
+        BROKER_USER("--broker-user", "OVERSEER_BROKER_USER", null, "USER", "user for --broker-host"),
+        BROKER_PASSWORD("--broker-password", "OVERSEER_BROKER_PASSWORD", null, "PASSWORD", "password for --broker-host");
+
+        final String flag;
+        final String env;
+        final String defaultValue;
+        final String metavar;
+        final String help;
+
+        Opt(String flag, String env, String defaultValue, String metavar, String help) {
+            this.flag = flag;
+            this.env = env;
+            this.defaultValue = defaultValue;
+            this.metavar = metavar;
+            this.help = help;
+        }
+    }
+
+    static final String APP_PROPERTIES_ENV = "OVERSEER_APP_PROPERTIES";
+
+    private OptionParser() {
+    }
+
+    static LauncherOptions parse(String[] args, Map<String, String> env) {
+        Map<Opt, String> values = new EnumMap<>(Opt.class);
+        Map<String, String> appProps = new LinkedHashMap<>();
+        boolean help = false;
+
+        // Environment first, flags override.
+        for (Opt o : Opt.values()) {
+            String v = env.get(o.env);
+            if (v != null && !v.isBlank()) {
+                values.put(o, v.trim());
+            }
+        }
+        String envProps = env.get(APP_PROPERTIES_ENV);
+        if (envProps != null) {
+            for (String pair : envProps.trim().split("\\s+")) {
+                if (!pair.isEmpty()) {
+                    putProperty(appProps, pair, APP_PROPERTIES_ENV);
+                }
+            }
+        }
+
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                help = true;
+                continue;
+            }
+            if (arg.startsWith("-D") && arg.length() > 2) {
+                putProperty(appProps, arg.substring(2), "-D");
+                continue;
+            }
+            if (arg.equals("-D") || arg.equals("--app-property")) {
+                putProperty(appProps, valueOf(args, ++i, arg), arg);
+                continue;
+            }
+            if (arg.startsWith("--app-property=")) {
+                putProperty(appProps, arg.substring("--app-property=".length()), "--app-property");
+                continue;
+            }
+            String name = arg;
+            String inline = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                inline = arg.substring(eq + 1);
+            }
+            Opt opt = byFlag(name);
+            if (opt == null) {
+                throw new UsageException("unknown option: " + arg + " (see --help)");
+            }
+            values.put(opt, inline != null ? inline : valueOf(args, ++i, name));
+        }
+
+        return build(values, appProps, help);
+    }
+
+    private static LauncherOptions build(Map<Opt, String> v, Map<String, String> appProps, boolean help) {
+        String dbUrl = v.get(Opt.DB_URL);
+        if (dbUrl != null && !dbUrl.startsWith("jdbc:postgresql:")) {
+            throw new UsageException("--db-url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: " + dbUrl);
+        }
+        if (dbUrl == null && (v.containsKey(Opt.DB_USER) || v.containsKey(Opt.DB_PASSWORD))) {
+            throw new UsageException("--db-user/--db-password only apply with --db-url");
+        }
+        if (dbUrl != null && !v.containsKey(Opt.DB_USER)) {
+            throw new UsageException("--db-url needs --db-user (and usually --db-password)");
+        }
+        String brokerHost = v.get(Opt.BROKER_HOST);
+        if (brokerHost == null && (v.containsKey(Opt.BROKER_USER) || v.containsKey(Opt.BROKER_PASSWORD))) {
+            throw new UsageException("--broker-user/--broker-password only apply with --broker-host");
+        }
+        if (brokerHost != null && (!v.containsKey(Opt.BROKER_USER) || !v.containsKey(Opt.BROKER_PASSWORD))) {
+            throw new UsageException("--broker-host needs --broker-user and --broker-password");
+        }
+        String stack = value(v, Opt.STACK_DIR);
+        return new LauncherOptions(
+                Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
+                stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
+                port(v, Opt.HTTP_PORT), port(v, Opt.SIMULATOR_PORT), port(v, Opt.BROKER_PORT),
+                port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
+                dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
+                brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD),
+                appProps, help);
+    }
+
+    private static String value(Map<Opt, String> v, Opt o) {
+        return v.getOrDefault(o, o.defaultValue);
+    }
+
+    private static int port(Map<Opt, String> v, Opt o) {
+        String s = value(v, o);
+        try {
+            int p = Integer.parseInt(s);
+            if (p >= 1 && p <= 65535) {
+                return p;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new UsageException(o.flag + " (" + o.env + ") must be a port number 1-65535, got: " + s);
+    }
+
+    private static Opt byFlag(String flag) {
+        for (Opt o : Opt.values()) {
+            if (o.flag.equals(flag)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    private static String valueOf(String[] args, int i, String flag) {
+        if (i >= args.length) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void putProperty(Map<String, String> props, String pair, String source) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+            throw new UsageException(source + " expects key=value, got: " + pair);
+        }
+        props.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
+
+    static String usage() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Usage: ./run [--rebuild] [options]     (or: java -jar launcher/target/overseer-launcher.jar [options])\n\n")
+          .append("Starts PostgreSQL, Artemis, the remote-service simulator and Payara Micro with the Overseer WAR,\n")
+          .append("restarts the application server if it dies, and stops everything on Ctrl-C or SIGTERM.\n\n")
+          .append("Options (each also read from the environment variable shown; a flag wins):\n");
+        for (Opt o : Opt.values()) {
+            String left = "  " + o.flag + " " + o.metavar;
+            sb.append(String.format("%-34s %s%n", left, o.help))
+              .append(String.format("%-34s   env %s%s%n", "", o.env,
+                      o.defaultValue == null ? "" : ", default " + o.defaultValue));
+        }
+        sb.append(String.format("%-34s %s%n", "  -D KEY=VALUE, --app-property KEY=VALUE",
+                        ""))
+          .append(String.format("%-34s extra application (MicroProfile Config) property, repeatable%n", ""))
+          .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", APP_PROPERTIES_ENV))
+          .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
+          .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
+          .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
+        return sb.toString();
+    }
+}

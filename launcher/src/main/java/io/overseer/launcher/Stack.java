@@ -1,0 +1,193 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole stack in dependency order (PostgreSQL, Artemis, simulator, Payara Micro), each waited for, with
+ * the application server supervised. stop() undoes start() in reverse order and is safe to call from a
+ * shutdown hook, twice, or after a failed start.
+ */
+public final class Stack implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
+
+    private final LauncherOptions options;
+    private final StackLayout layout;
+    private final Path dataDir;
+    private final PostgresNode postgres;
+    private final BrokerNode broker;
+    private final SimulatorNode simulator;
+    private final AppServerNode appServer;
+    private final Deque<Node> started = new ConcurrentLinkedDeque<>();
+    private final Object stopLock = new Object();
+    private Supervisor supervisor;
+    private FileChannel lockChannel;
+    private FileLock lock;
+    private volatile boolean stopping;
+
+    public Stack(LauncherOptions options, StackLayout layout) {
+        this.options = options;
+        this.layout = layout;
+        this.dataDir = options.dataDir();
+        Path logs = dataDir.resolve("logs");
+        this.postgres = options.embeddedDb()
+                ? new PostgresNode(dataDir.resolve("postgres"), options.dbPort(), logs.resolve("postgres.log"))
+                : null;
+        this.broker = options.localBroker()
+                ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
+                        logs.resolve("artemis.log"))
+                : null;
+        this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
+                logs.resolve("simulator.log"));
+        this.appServer = new AppServerNode(layout, dataDir.resolve("payara"), logs.resolve("payara.log"),
+                new AppServerConfig(options.httpPort(), options.effectiveDbUrl(), options.effectiveDbUser(),
+                        options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
+                        options.effectiveBrokerUser(), options.effectiveBrokerPassword(), simulator.baseUrl(),
+                        options.appProperties(), null));
+    }
+
+    /**
+     * Starts everything or, on the first failure, stops what it had started and rethrows. Not synchronized
+     * with stop(): a Ctrl-C during a slow start must be able to stop the half-started stack.
+     */
+    public void start() throws Exception {
+        layout.verify(true, options.localBroker());
+        lockDataDir();
+        long t0 = System.nanoTime();
+        try {
+            if (postgres != null) {
+                startNode(postgres);
+            }
+            if (broker != null) {
+                startNode(broker);
+            }
+            startNode(simulator);
+            startNode(appServer);
+        } catch (Exception e) {
+            stop();
+            throw e;
+        }
+        synchronized (stopLock) {
+            if (stopping) {
+                throw new IllegalStateException("stack stopped while starting");
+            }
+            supervisor = new Supervisor(appServer);
+            supervisor.start();
+        }
+        LOG.info("Stack ready in {} ms", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private void startNode(Node node) throws Exception {
+        synchronized (stopLock) {
+            if (stopping) {
+                throw new IllegalStateException("stack is stopping");
+            }
+            started.push(node); // pushed first: a half-started process must be stopped too
+        }
+        node.start();
+        if (stopping) {
+            node.stop(); // stop() ran while this node was launching: do not leave it behind
+            throw new IllegalStateException("stack stopped while starting " + node.name());
+        }
+    }
+
+    /** Two launchers on one data directory would kill each other's children as "stale": refuse early. */
+    private synchronized void lockDataDir() throws IOException {
+        if (lock != null) {
+            return;
+        }
+        Files.createDirectories(dataDir);
+        lockChannel = FileChannel.open(dataDir.resolve("launcher.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        lock = lockChannel.tryLock();
+        if (lock == null) {
+            lockChannel.close();
+            lockChannel = null;
+            throw new IllegalStateException("another launcher is running on " + dataDir
+                    + " (use --data-dir for a second stack)");
+        }
+    }
+
+    /** Supervisor first (so Payara's exit is not taken as a crash), then the nodes in reverse order. */
+    public void stop() {
+        synchronized (stopLock) {
+            stopping = true;
+            Supervisor s = supervisor;
+            if (s != null) {
+                s.stop();
+            }
+            while (!started.isEmpty()) {
+                Node n = started.pop();
+                try {
+                    n.stop();
+                } catch (RuntimeException e) {
+                    LOG.error("Stopping {} failed", n.name(), e);
+                }
+            }
+            releaseLock();
+        }
+    }
+
+    private void releaseLock() {
+        try {
+            if (lock != null) {
+                lock.release();
+                lockChannel.close();
+            }
+        } catch (IOException e) {
+            LOG.debug("releasing the data-dir lock: {}", e.toString());
+        }
+        lock = null;
+        lockChannel = null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    public LauncherOptions options() {
+        return options;
+    }
+
+    /** Null when an external database is used. */
+    public PostgresNode postgres() {
+        return postgres;
+    }
+
+    /** Null when an external broker is used. */
+    public BrokerNode broker() {
+        return broker;
+    }
+
+    public SimulatorNode simulator() {
+        return simulator;
+    }
+
+    public AppServerNode appServer() {
+        return appServer;
+    }
+
+    /** Null before start. */
+    public Supervisor supervisor() {
+        return supervisor;
+    }
+
+    public Path logDir() {
+        return dataDir.resolve("logs");
+    }
+
+    /** The banner printed once everything is ready. */
+    public String summary() {
+        return Summary.render(this);
+    }
+}

@@ -1,0 +1,101 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where the built stack lives: launcher/target/stack/ as laid out by the launcher's pom at package time.
+ * Tests point at it with {@link #fromDirectory}; the executable jar finds it next to itself.
+ */
+public final class StackLayout {
+
+    private final Path dir;
+
+    private StackLayout(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize();
+    }
+
+    public static StackLayout fromDirectory(Path stackDir) {
+        return new StackLayout(stackDir);
+    }
+
+    /** stack/ next to the jar (or classes directory) this class was loaded from. */
+    public static StackLayout besideLauncher() {
+        try {
+            Path code = Path.of(StackLayout.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return new StackLayout(code.getParent().resolve("stack"));
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the launcher jar", e);
+        }
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path payaraMicroJar() {
+        return dir.resolve("payara-micro.jar");
+    }
+
+    public Path war() {
+        return dir.resolve("overseer.war");
+    }
+
+    public Path rar() {
+        return dir.resolve("artemis-rar.rar");
+    }
+
+    public Path postgresqlJar() {
+        return dir.resolve("postgresql.jar");
+    }
+
+    public Path remoteServiceJar() {
+        return dir.resolve("remote-service.jar");
+    }
+
+    public Path postBootTemplate() {
+        return dir.resolve("config/post-boot.asadmin");
+    }
+
+    public Path brokerXmlTemplate() {
+        return dir.resolve("config/broker.xml");
+    }
+
+    /** The unpacked distribution, whatever its version: the first apache-artemis-* directory. */
+    public Path artemisHome() {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("apache-artemis-") && Files.isDirectory(p))
+                    .sorted().reduce((a, b) -> b)
+                    .orElse(dir.resolve("apache-artemis"));
+        } catch (IOException e) {
+            return dir.resolve("apache-artemis");
+        }
+    }
+
+    /** Fails with every missing piece listed, so "mvn install first" is obvious rather than a late crash. */
+    public void verify(boolean needPostgresJar, boolean needArtemis) {
+        List<Path> required = new ArrayList<>(List.of(payaraMicroJar(), war(), rar(), remoteServiceJar(),
+                postBootTemplate()));
+        if (needPostgresJar) {
+            required.add(postgresqlJar());
+        }
+        if (needArtemis) {
+            required.add(artemisHome().resolve("bin/artemis"));
+        }
+        List<String> missing = required.stream().filter(p -> !Files.exists(p)).map(Path::toString).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("stack incomplete in " + dir + " (run 'mvn -B -DskipTests install' from"
+                    + " the repository root, or ./run --rebuild); missing: " + String.join(", ", missing));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return dir.toString();
+    }
+}

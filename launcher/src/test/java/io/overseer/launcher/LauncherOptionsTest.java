@@ -1,0 +1,122 @@
+package io.overseer.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LauncherOptionsTest {
+
+    private static LauncherOptions parse(Map<String, String> env, String... args) {
+        return LauncherOptions.parse(args, env);
+    }
+
+    @Test
+    void defaultsStartEverythingLocally() {
+        LauncherOptions o = parse(Map.of());
+        assertEquals(Path.of(".overseer").toAbsolutePath().normalize(), o.dataDir());
+        assertNull(o.stackDir());
+        assertEquals(8080, o.httpPort());
+        assertEquals(8090, o.simulatorPort());
+        assertEquals(61616, o.brokerPort());
+        assertEquals(8161, o.consolePort());
+        assertEquals(55432, o.dbPort());
+        assertTrue(o.embeddedDb());
+        assertTrue(o.localBroker());
+        assertEquals("jdbc:postgresql://127.0.0.1:55432/overseer", o.effectiveDbUrl());
+        assertEquals("overseer", o.effectiveDbUser());
+        assertEquals("demo", o.effectiveBrokerUser());
+        assertEquals("127.0.0.1", o.effectiveBrokerHost());
+        assertFalse(o.help());
+    }
+
+    @Test
+    void flagsInBothSpellings() {
+        LauncherOptions o = parse(Map.of(), "--http-port", "18080", "--db-port=15432", "--data-dir", "/tmp/x/../y");
+        assertEquals(18080, o.httpPort());
+        assertEquals(15432, o.dbPort());
+        assertEquals(Path.of("/tmp/y"), o.dataDir());
+        assertEquals("jdbc:postgresql://127.0.0.1:15432/overseer", o.effectiveDbUrl());
+    }
+
+    @Test
+    void environmentIsTheFallbackAndFlagsWin() {
+        Map<String, String> env = Map.of("OVERSEER_HTTP_PORT", "9000", "OVERSEER_SIMULATOR_PORT", "9001",
+                "OVERSEER_DATA_DIR", "/tmp/envdir");
+        LauncherOptions o = parse(env, "--http-port", "9100");
+        assertEquals(9100, o.httpPort());
+        assertEquals(9001, o.simulatorPort());
+        assertEquals(Path.of("/tmp/envdir"), o.dataDir());
+    }
+
+    @Test
+    void blankEnvironmentValuesAreIgnored() {
+        assertEquals(8080, parse(Map.of("OVERSEER_HTTP_PORT", "  ")).httpPort());
+    }
+
+    @Test
+    void externalDatabase() {
+        LauncherOptions o = parse(Map.of("OVERSEER_DB_PASSWORD", "s3cret"),
+                "--db-url", "jdbc:postgresql://db.local:5432/ovs", "--db-user", "app");
+        assertFalse(o.embeddedDb());
+        assertEquals("jdbc:postgresql://db.local:5432/ovs", o.effectiveDbUrl());
+        assertEquals("app", o.effectiveDbUser());
+        assertEquals("s3cret", o.effectiveDbPassword());
+    }
+
+    @Test
+    void externalBroker() {
+        LauncherOptions o = parse(Map.of(), "--broker-host", "10.0.0.5", "--broker-port", "61617",
+                "--broker-user", "u", "--broker-password", "p");
+        assertFalse(o.localBroker());
+        assertEquals("10.0.0.5", o.effectiveBrokerHost());
+        assertEquals(61617, o.brokerPort());
+        assertEquals("u", o.effectiveBrokerUser());
+        assertEquals("p", o.effectiveBrokerPassword());
+    }
+
+    @Test
+    void appPropertiesFromFlagsAndEnvironment() {
+        LauncherOptions o = parse(Map.of("OVERSEER_APP_PROPERTIES", "a=1  b=x=y"),
+                "-D", "c=3", "-Dd=4", "--app-property", "e=", "--app-property=a=override");
+        assertEquals(Map.of("a", "override", "b", "x=y", "c", "3", "d", "4", "e", ""), o.appProperties());
+    }
+
+    @Test
+    void help() {
+        assertTrue(parse(Map.of(), "--help").help());
+        assertTrue(parse(Map.of(), "-h").help());
+        String usage = OptionParser.usage();
+        for (OptionParser.Opt opt : OptionParser.Opt.values()) {
+            assertTrue(usage.contains(opt.flag), opt.flag);
+            assertTrue(usage.contains(opt.env), opt.env);
+        }
+    }
+
+    @Test
+    void usageErrors() {
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--bogus"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "positional"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--http-port"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--http-port", "http"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--http-port", "70000"));
+        assertThrows(UsageException.class, () -> parse(Map.of("OVERSEER_DB_PORT", "x")));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "-D", "novalue"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--db-url", "jdbc:mysql://x/y", "--db-user", "u"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--db-url", "jdbc:postgresql://x/y"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--db-user", "u"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--broker-host", "h", "--broker-user", "u"));
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--broker-password", "p"));
+    }
+
+    @Test
+    void unknownOptionMessageNamesIt() {
+        UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--htp-port", "1"));
+        assertTrue(e.getMessage().contains("--htp-port"), e.getMessage());
+    }
+}
