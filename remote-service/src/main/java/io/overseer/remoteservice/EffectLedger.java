@@ -65,7 +65,7 @@ final class EffectLedger implements Closeable {
                         idempotencyKey, Instant.now());
                 long sequence = journal.append(effect);
                 journal.force();
-                index(sequence, effect);
+                index(sequence, effect, true);
                 return new ApplyResult(effect, false);
             }
         } finally {
@@ -118,10 +118,11 @@ final class EffectLedger implements Closeable {
             throw new IllegalStateException("Effect journal holds idempotency key "
                     + effect.idempotencyKey() + " twice; refusing to start");
         }
-        index(replayedSequence++, effect);
+        index(replayedSequence++, effect, false);
     }
 
-    private void index(long sequence, EffectRecord effect) {
+    /** Adds an effect to the indexes; only a live apply warns, a restart already warned back then. */
+    private void index(long sequence, EffectRecord effect, boolean live) {
         byKey.put(effect.idempotencyKey(), effect);
         inJournalOrder.put(sequence, effect);
         synchronized (countsLock) {
@@ -129,6 +130,8 @@ final class EffectLedger implements Closeable {
                     new OrderOperation(effect.orderId(), effect.operation()), 1, Integer::sum);
             if (applications == 2) {
                 appliedTwice++;
+            }
+            if (applications >= 2 && live) {
                 LOG.log(Level.WARNING, "Order {0} got {1} applied more than once (key {2})",
                         effect.orderId(), effect.operation(), effect.idempotencyKey());
             }

@@ -28,20 +28,23 @@ public final class RemoteServiceSimulator implements AutoCloseable {
     // Hanging requests each park a thread, so the pool must be far larger than the real load.
     private static final int MAX_HANDLER_THREADS = 2048;
     private static final int BACKLOG = 1024;
+    private static final long DRAIN_MILLIS = 1_000;
 
     private final HttpServer server;
     private final ExecutorService executor;
     private final EffectLedger ledger;
     private final HangHolder hangs;
+    private final SimulatorRoutes routes;
     private final URI baseUri;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteServiceSimulator(HttpServer server, ExecutorService executor, EffectLedger ledger,
-                                   HangHolder hangs, String host) {
+                                   HangHolder hangs, SimulatorRoutes routes, String host) {
         this.server = server;
         this.executor = executor;
         this.ledger = ledger;
         this.hangs = hangs;
+        this.routes = routes;
         String uriHost = host.contains(":") ? "[" + host + "]" : host;
         this.baseUri = URI.create("http://" + uriHost + ":" + server.getAddress().getPort());
     }
@@ -59,12 +62,13 @@ public final class RemoteServiceSimulator implements AutoCloseable {
             HangHolder hangs = new HangHolder();
             FaultInjector faults = new FaultInjector();
             RequestCounters counters = new RequestCounters();
-            server.createContext("/", new SimulatorRoutes(
+            SimulatorRoutes routes = new SimulatorRoutes(
                     new OperationHandler(ledger, faults, hangs, counters),
-                    new AdminHandlers(ledger, faults, hangs, counters)));
+                    new AdminHandlers(ledger, faults, hangs, counters));
+            server.createContext("/", routes);
             server.setExecutor(executor);
             server.start();
-            RemoteServiceSimulator simulator = new RemoteServiceSimulator(server, executor, ledger, hangs, host);
+            RemoteServiceSimulator simulator = new RemoteServiceSimulator(server, executor, ledger, hangs, routes, host);
             LOG.log(Level.INFO, "Remote-service simulator listening on {0}", simulator.baseUri());
             return simulator;
         } catch (IOException | RuntimeException e) {
@@ -89,20 +93,21 @@ public final class RemoteServiceSimulator implements AutoCloseable {
             return;
         }
         hangs.close();
-        server.stop(1);
+        boolean interrupted = !drain();
+        // After draining, stop(0): stop(n) on JDK 17 idles for the full n seconds while keep-alive
+        // connections are open, which would make every restart slow.
+        server.stop(0);
         executor.shutdown();
+        interrupted |= !awaitTermination();
         try {
-            if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
-            }
             ledger.close();
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
         } catch (IOException e) {
             LOG.log(Level.ERROR, "Could not close the effect journal cleanly", e);
         }
         LOG.log(Level.INFO, "Remote-service simulator on {0} stopped", baseUri);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public static void main(String[] args) {
@@ -121,6 +126,32 @@ public final class RemoteServiceSimulator implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "Remote-service simulator failed to start: " + e.getMessage(), e);
             System.exit(1);
+        }
+    }
+
+    /** Gives requests in flight a moment to finish; false if interrupted while waiting. */
+    private boolean drain() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+        try {
+            while (routes.inFlight() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            return true;
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** Interrupts handlers that outlive the grace period; false if interrupted while waiting. */
+    private boolean awaitTermination() {
+        try {
+            if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+            return true;
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            return false;
         }
     }
 

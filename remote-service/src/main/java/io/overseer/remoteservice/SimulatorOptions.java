@@ -2,6 +2,7 @@ package io.overseer.remoteservice;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where to listen and where to keep the ledger. Command-line flags win over the
@@ -12,17 +13,21 @@ record SimulatorOptions(String host, int port, Path dataDir) {
     static final String USAGE = "Usage: java -jar remote-service.jar [--host 127.0.0.1] [--port 8090]"
             + " [--data-dir ./simulator-data]   (env: SIMULATOR_HOST, SIMULATOR_PORT, SIMULATOR_DATA_DIR)";
 
+    private static final Set<String> KNOWN_FLAGS = Set.of("--host", "--port", "--data-dir");
+
     static SimulatorOptions parse(String[] args, Map<String, String> env) {
         String host = env.getOrDefault("SIMULATOR_HOST", "127.0.0.1");
         String port = env.getOrDefault("SIMULATOR_PORT", "8090");
         String dataDir = env.getOrDefault("SIMULATOR_DATA_DIR", "./simulator-data");
         for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
+            int eq = args[i].indexOf('=');
+            String flag = eq > 0 ? args[i].substring(0, eq) : args[i];
+            if (!KNOWN_FLAGS.contains(flag)) {
+                throw new IllegalArgumentException("Unknown option " + flag);
+            }
             String value;
-            int eq = flag.indexOf('=');
             if (eq > 0) {
-                value = flag.substring(eq + 1);
-                flag = flag.substring(0, eq);
+                value = args[i].substring(eq + 1);
             } else if (i + 1 < args.length) {
                 value = args[++i];
             } else {

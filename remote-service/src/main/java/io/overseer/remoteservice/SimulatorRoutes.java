@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Maps paths and methods to handlers, and turns every failure into a problem answer.
@@ -18,6 +19,7 @@ final class SimulatorRoutes implements HttpHandler {
     private static final System.Logger LOG = System.getLogger(SimulatorRoutes.class.getName());
 
     private final OperationHandler operations;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<String, Map<String, Action>> fixedRoutes = new LinkedHashMap<>();
 
     SimulatorRoutes(OperationHandler operations, AdminHandlers admin) {
@@ -31,6 +33,7 @@ final class SimulatorRoutes implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
+        inFlight.incrementAndGet();
         try {
             route(exchange);
         } catch (ProblemException e) {
@@ -41,7 +44,13 @@ final class SimulatorRoutes implements HttpHandler {
             answer(exchange, ProblemException.internal(String.valueOf(e.getMessage())));
         } finally {
             exchange.close();
+            inFlight.decrementAndGet();
         }
+    }
+
+    /** Exchanges being handled right now, hanging ones included. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     private void route(HttpExchange exchange) throws IOException {
