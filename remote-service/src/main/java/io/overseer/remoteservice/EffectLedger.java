@@ -34,6 +34,8 @@ final class EffectLedger implements Closeable {
     private final Object countsLock = new Object();
     private final Map<OrderOperation, Integer> perOrderOperation = new HashMap<>();
     private final Map<String, Long> byOperation = new TreeMap<>();
+    // Counted under countsLock, so that one snapshot never mixes before and after an apply.
+    private long applied;
     private long appliedTwice;
     private long replayedSequence;
     private LedgerJournal journal;
@@ -82,7 +84,7 @@ final class EffectLedger implements Closeable {
 
     LedgerCounts counts() {
         synchronized (countsLock) {
-            return new LedgerCounts(inJournalOrder.size(), appliedTwice, Collections.unmodifiableMap(new TreeMap<>(byOperation)));
+            return new LedgerCounts(applied, appliedTwice, Collections.unmodifiableMap(new TreeMap<>(byOperation)));
         }
     }
 
@@ -95,6 +97,7 @@ final class EffectLedger implements Closeable {
             synchronized (countsLock) {
                 perOrderOperation.clear();
                 byOperation.clear();
+                applied = 0;
                 appliedTwice = 0;
             }
         } finally {
@@ -126,6 +129,7 @@ final class EffectLedger implements Closeable {
         byKey.put(effect.idempotencyKey(), effect);
         inJournalOrder.put(sequence, effect);
         synchronized (countsLock) {
+            applied++;
             int applications = perOrderOperation.merge(
                     new OrderOperation(effect.orderId(), effect.operation()), 1, Integer::sum);
             if (applications == 2) {
@@ -141,7 +145,8 @@ final class EffectLedger implements Closeable {
 
     private static void warnIfReused(EffectRecord earlier, String orderId, String operation) {
         if (!earlier.sameRequestAs(orderId, operation)) {
-            LOG.log(Level.WARNING, "Idempotency key {0} reused for {1}/{2}; answering with its first effect ({3}/{4})",
+            LOG.log(Level.WARNING,
+                    "Idempotency key {0} reused for {1}/{2}; answering with its first effect ({3}/{4})",
                     earlier.idempotencyKey(), orderId, operation, earlier.orderId(), earlier.operation());
         }
     }

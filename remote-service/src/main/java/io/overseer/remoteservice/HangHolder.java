@@ -49,10 +49,6 @@ final class HangHolder {
         }
     }
 
-    int held() {
-        return held.get();
-    }
-
     void close() {
         closed = true;
         releaseAll();

@@ -68,7 +68,8 @@ public final class RemoteServiceSimulator implements AutoCloseable {
             server.createContext("/", routes);
             server.setExecutor(executor);
             server.start();
-            RemoteServiceSimulator simulator = new RemoteServiceSimulator(server, executor, ledger, hangs, routes, host);
+            RemoteServiceSimulator simulator =
+                    new RemoteServiceSimulator(server, executor, ledger, hangs, routes, host);
             LOG.log(Level.INFO, "Remote-service simulator listening on {0}", simulator.baseUri());
             return simulator;
         } catch (IOException | RuntimeException e) {

@@ -40,7 +40,8 @@ record SimulatorOptions(String host, int port, Path dataDir) {
                 default -> throw new IllegalArgumentException("Unknown option " + flag);
             }
         }
-        return new SimulatorOptions(requireText(host, "host"), parsePort(port), Path.of(requireText(dataDir, "data dir")));
+        return new SimulatorOptions(requireText(host, "host"), parsePort(port),
+                Path.of(requireText(dataDir, "data dir")));
     }
 
     private static int parsePort(String text) {

@@ -69,7 +69,8 @@ final class SimulatorRoutes implements HttpHandler {
         }
         Action action = byMethod.get(method);
         if (action == null) {
-            throw ProblemException.methodNotAllowed(method, String.join(", ", byMethod.keySet().stream().sorted().toList()));
+            String allow = String.join(", ", byMethod.keySet().stream().sorted().toList());
+            throw ProblemException.methodNotAllowed(method, allow);
         }
         action.run(exchange);
     }

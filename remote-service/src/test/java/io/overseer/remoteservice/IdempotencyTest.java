@@ -97,7 +97,8 @@ class IdempotencyTest extends SimulatorTestSupport {
     @Test
     void concurrentRequestsWithOneKeyApplyOnce() throws Exception {
         int threads = 20;
-        List<HttpResponse<String>> responses = race(threads, i -> client.apply("charge-payment", "same-key", "order-1"));
+        List<HttpResponse<String>> responses =
+                race(threads, i -> client.apply("charge-payment", "same-key", "order-1"));
 
         Set<String> bodies = new HashSet<>();
         for (HttpResponse<String> response : responses) {

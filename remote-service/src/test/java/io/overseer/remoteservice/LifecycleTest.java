@@ -50,10 +50,15 @@ class LifecycleTest extends SimulatorTestSupport {
 
     @Test
     void badOptionsAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(new String[] {"--port", "x"}, Map.of()));
-        assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(new String[] {"--port", "70000"}, Map.of()));
-        assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(new String[] {"--verbose", "1"}, Map.of()));
-        assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(new String[] {"--host"}, Map.of()));
+        assertRefused("--port", "x");
+        assertRefused("--port", "70000");
+        assertRefused("--verbose", "1");
+        assertRefused("--host");
+        assertRefused("--data-dir", " ");
+    }
+
+    private static void assertRefused(String... args) {
+        assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(args, Map.of()));
     }
 
     private void awaitHeld() throws InterruptedException {

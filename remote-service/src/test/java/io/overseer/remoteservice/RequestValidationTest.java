@@ -3,6 +3,7 @@ package io.overseer.remoteservice;
 import static io.overseer.remoteservice.FaultInjectionTest.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,7 +31,8 @@ class RequestValidationTest extends SimulatorTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Charge", "charge_payment", "a123456789a123456789a123456789a123456789a123456789a123456789abcde", "a%20b"})
+    @ValueSource(strings = {"Charge", "charge_payment", "a%20b",
+        "a123456789a123456789a123456789a123456789a123456789a123456789abcde"})
     void badOperationNamesAreRejected(String operation) {
         assertRejected(client.post("/operations/" + operation, "key-1", "{\"orderId\":\"order-1\"}"));
     }
@@ -67,10 +69,11 @@ class RequestValidationTest extends SimulatorTestSupport {
     @Test
     void deadlineHeaderIsAcceptedEvenWhenPastOrMalformed() {
         for (String completeBy : new String[] {"2000-01-01T00:00:00Z", "tomorrow"}) {
-            var request = java.net.http.HttpRequest.newBuilder(simulator.baseUri().resolve("/operations/ship"))
+            HttpRequest request = HttpRequest.newBuilder(simulator.baseUri().resolve("/operations/ship"))
                     .header("Idempotency-Key", "key-" + completeBy)
                     .header("X-Complete-By", completeBy)
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"orderId\":\"order-" + completeBy + "\"}"))
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"orderId\":\"order-" + completeBy + "\"}"))
                     .build();
             assertEquals(200, client.send(request).statusCode());
         }
