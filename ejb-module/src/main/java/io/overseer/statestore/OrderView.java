@@ -1,9 +1,17 @@
 package io.overseer.statestore;
 
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** A read-only snapshot of an order and its state records, as the API shows it. */
+/**
+ * A read-only snapshot of an order and its state records, as the API shows it. Null fields are
+ * written as null (not left out): clients read "lockedBy": null as "nobody holds it".
+ */
+@JsonbNillable
+@JsonbPropertyOrder({"orderId", "customerId", "items", "workflow", "processState", "failureCount", "lockedBy",
+        "completeBy", "lastError", "createdAt", "updatedAt", "steps"})
 public record OrderView(
         String orderId,
         String customerId,
@@ -21,6 +29,7 @@ public record OrderView(
     public record Item(String sku, int quantity) {
     }
 
+    @JsonbPropertyOrder({"name", "state", "attempts", "updatedAt"})
     public record Step(String name, StepStatus state, int attempts, OffsetDateTime updatedAt) {
     }
 

@@ -4,6 +4,7 @@ import jakarta.json.bind.JsonbException;
 import jakarta.json.stream.JsonParsingException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
@@ -14,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.StreamSupport;
 
 /**
  * Turns every exception that leaves a resource into an RFC 9457 problem response. Bodies never carry
@@ -46,22 +46,17 @@ public final class ProblemMappers {
 
         /** "submit.order.items[0].sku" → "items[0].sku": drop the method and parameter nodes. */
         private static String field(ConstraintViolation<?> violation) {
-            List<Path.Node> nodes = StreamSupport.stream(violation.getPropertyPath().spliterator(), false).toList();
             StringBuilder field = new StringBuilder();
-            for (Path.Node node : nodes) {
-                if (node.getKind() == jakarta.validation.ElementKind.METHOD
-                        || node.getKind() == jakarta.validation.ElementKind.PARAMETER) {
+            for (Path.Node node : violation.getPropertyPath()) {
+                if (node.getKind() == ElementKind.METHOD || node.getKind() == ElementKind.PARAMETER) {
                     continue;
                 }
-                if (node.getName() == null || node.getName().startsWith("<")) {
-                    continue;
-                }
-                if (!field.isEmpty()) {
-                    field.append('.');
-                }
-                field.append(node.getName());
-                if (node.getIndex() != null) {
+                // A node inside a list carries the index of the element it sits in: items[0].sku.
+                if (node.isInIterable() && node.getIndex() != null) {
                     field.append('[').append(node.getIndex()).append(']');
+                }
+                if (node.getName() != null && !node.getName().startsWith("<")) {
+                    field.append(field.isEmpty() ? "" : ".").append(node.getName());
                 }
             }
             return field.isEmpty() ? "body" : field.toString();

@@ -1,0 +1,140 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.AlertSubscriber;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The order flow on Payara Micro with real PostgreSQL, Artemis and the remote-service simulator:
+ * submit → scheduler → agent → Processed, and the supervisor's recovery of what times out.
+ * The server runs with a 3 s complete-by and 3 retries (see arquillian.xml), so expiries come quickly.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class OrderFlowIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return ShrinkWrap.create(ZipImporter.class, "overseer.war")
+                .importFrom(new File(TestStack.stackFile("overseer.war")))
+                .as(WebArchive.class);
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        api = new OrdersApi(URI.create(base.toString()));
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        simulator.clearFaults();
+    }
+
+    @Test
+    void anOrderIsProcessedAndItsEffectAppliedOnce() {
+        String orderId = api.submit("c-flow");
+
+        JsonNode order = api.awaitState(orderId, WAIT, "Processed");
+
+        assertEquals(0, order.get("failureCount").asInt());
+        assertTrue(order.get("lockedBy").isNull(), "a Processed order is not locked: " + order);
+        assertEquals("charge-payment", order.get("steps").get(0).get("name").asText());
+        assertEquals("Completed", order.get("steps").get(0).get("state").asText());
+        assertEquals(1, simulator.effects(orderId).size());
+    }
+
+    @Test
+    void aHangingServiceIsRetriedBySupervisorAndTheOrderCompletesOnceTheFaultClears() {
+        simulator.fault("charge-payment", "hang", 1.0, 0);
+        String orderId = api.submit("c-hang");
+
+        awaitFailureCount(orderId, 1);
+        assertEquals(0, simulator.effects(orderId).size(), "a hanging service applies nothing");
+        simulator.clearFaults();
+        JsonNode order = api.awaitState(orderId, WAIT, "Processed");
+
+        assertTrue(order.get("failureCount").asInt() >= 1, "the supervisor counted the expiry: " + order);
+        assertEquals(1, simulator.effects(orderId).size());
+    }
+
+    @Test
+    void aNontransientFaultEndsInErrorWithAnAlert() {
+        try (AlertSubscriber alerts = TestStack.alerts()) {
+            simulator.fault("charge-payment", "fatal", 1.0, 0);
+            String orderId = api.submit("c-fatal");
+
+            JsonNode order = api.awaitState(orderId, WAIT, "Error", "Processed");
+
+            assertEquals("Error", order.get("processState").asText());
+            assertEquals("Failed", order.get("steps").get(0).get("state").asText());
+            assertTrue(order.get("lastError").asText().contains("422"), order.toString());
+            JsonNode alert = alerts.awaitFor(orderId, Duration.ofSeconds(20)).orElseThrow();
+            assertEquals("step-failed", alert.get("kind").asText());
+            assertEquals(0, simulator.effects(orderId).size());
+        }
+    }
+
+    @Test
+    void anOrderThatKeepsExpiringEndsInErrorPastTheThresholdWithAnAlert() {
+        try (AlertSubscriber alerts = TestStack.alerts()) {
+            simulator.fault("charge-payment", "hang", 1.0, 0);
+            String orderId = api.submit("c-expire");
+
+            JsonNode order = api.awaitState(orderId, Duration.ofSeconds(90), "Error", "Processed");
+
+            assertEquals("Error", order.get("processState").asText());
+            assertEquals(TestStack.MAX_RETRIES + 1, order.get("failureCount").asInt(), order.toString());
+            JsonNode alert = alerts.awaitFor(orderId, Duration.ofSeconds(20)).orElseThrow();
+            assertEquals("gave-up", alert.get("kind").asText());
+        }
+    }
+
+    private void awaitFailureCount(String orderId, int atLeast) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (api.get(orderId).get("failureCount").asInt() >= atLeast) {
+                return;
+            }
+            sleep(200);
+        }
+        throw new AssertionError("failureCount of " + orderId + " never reached " + atLeast + ": " + api.get(orderId));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Http;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSContext;
+import jakarta.jms.TextMessage;
+import java.io.File;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Both submission channels, and what happens to bad input on each: nothing written, nothing lost. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class SubmissionIT {
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return ShrinkWrap.create(ZipImporter.class, "overseer.war")
+                .importFrom(new File(TestStack.stackFile("overseer.war")))
+                .as(WebArchive.class);
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        api = new OrdersApi(URI.create(base.toString()));
+    }
+
+    @Test
+    void submissionAnswers202WithLocationAndTheStateRecord() {
+        Http.Reply reply = api.submitRaw("application/json", OrdersApi.order("c-rest", "A-1", 2));
+
+        assertEquals(202, reply.status(), reply.body());
+        String orderId = reply.json().get("orderId").asText();
+        assertTrue(reply.location().endsWith("/api/orders/" + orderId), reply.location());
+        JsonNode order = api.get(orderId);
+        assertEquals(orderId, order.get("orderId").asText());
+        assertTrue(order.has("processState") && order.has("failureCount") && order.has("lockedBy")
+                && order.has("completeBy") && order.has("steps"), order.toString());
+    }
+
+    @Test
+    void malformedJsonIs400ProblemAndWritesNothing() {
+        long before = TestStack.countOrders();
+
+        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\": \"c-1\", \"items\": [");
+
+        assertProblem(reply, 400);
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    @Test
+    void invalidFieldsAre400ProblemNamingTheFields() {
+        long before = TestStack.countOrders();
+
+        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"\",\"items\":[{\"sku\":\"A-1\",\"quantity\":0}]}");
+
+        JsonNode problem = assertProblem(reply, 400);
+        String fields = problem.get("errors").toString();
+        assertTrue(fields.contains("customerId") && fields.contains("items[0].quantity"), fields);
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    @Test
+    void emptyBodyAndWrongContentTypeAreRefused() {
+        assertProblem(api.submitRaw("application/json", ""), 400);
+        assertProblem(api.submitRaw("text/plain", OrdersApi.order("c-1", "A-1", 1)), 415);
+    }
+
+    @Test
+    void unknownOrderIs404Problem() {
+        assertProblem(api.getRaw("api/orders/" + UUID.randomUUID()), 404);
+    }
+
+    @Test
+    void aLegacyJmsClientSubmitsOnTheOrderQueue() {
+        String customer = "c-jms-" + UUID.randomUUID();
+        try (ActiveMQConnectionFactory factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+            jms.createProducer().send(jms.createQueue("orders"), OrdersApi.order(customer, "B-2", 1));
+        }
+
+        String orderId = TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+
+        assertEquals("Processed", api.awaitState(orderId, Duration.ofSeconds(60), "Processed").get("processState").asText());
+    }
+
+    @Test
+    void anInvalidJmsOrderGoesToTheDeadLetterQueueWithTheReason() throws Exception {
+        String marker = "c-poison-" + UUID.randomUUID();
+        long before = TestStack.countOrders();
+        try (ActiveMQConnectionFactory factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+            jms.createProducer().setProperty("marker", marker)
+                    .send(jms.createQueue("orders"), "{\"customerId\":\"" + marker + "\",\"items\":[]}");
+
+            TextMessage dead = awaitDeadLetter(jms, marker);
+
+            assertNotNull(dead, "the invalid order reached the DLQ");
+            assertTrue(dead.getStringProperty("dlqReason").contains("items"), dead.getStringProperty("dlqReason"));
+            assertEquals("orders", dead.getStringProperty("dlqOriginalDestination"));
+            assertTrue(dead.getText().contains(marker));
+        }
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    private static TextMessage awaitDeadLetter(JMSContext jms, String marker) {
+        try (var consumer = jms.createConsumer(jms.createQueue("DLQ"), "marker = '" + marker + "'")) {
+            return (TextMessage) consumer.receive(30_000);
+        }
+    }
+
+    private static JsonNode assertProblem(Http.Reply reply, int status) {
+        assertEquals(status, reply.status(), reply.body());
+        assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
+        JsonNode problem = reply.json();
+        assertEquals(status, problem.get("status").asInt());
+        assertNotNull(problem.get("title"));
+        return problem;
+    }
+}

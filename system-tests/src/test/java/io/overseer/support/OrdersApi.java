@@ -1,0 +1,68 @@
+package io.overseer.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+
+/** The application's HTTP API as a test sees it. */
+public final class OrdersApi {
+
+    private final URI base;
+
+    /** @param base the application's root, e.g. http://127.0.0.1:8080/ (with the trailing slash) */
+    public OrdersApi(URI base) {
+        this.base = base.toString().endsWith("/") ? base : URI.create(base + "/");
+    }
+
+    public static String order(String customerId, String sku, int quantity) {
+        return "{\"customerId\":\"" + customerId + "\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":" + quantity + "}]}";
+    }
+
+    public Http.Reply submitRaw(String contentType, String body) {
+        return Http.post(base.resolve("api/orders"), contentType, body);
+    }
+
+    /** Submits an order, asserts 202, returns its id. */
+    public String submit(String customerId) {
+        Http.Reply reply = submitRaw("application/json", order(customerId, "A-1", 2));
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().get("orderId").asText();
+    }
+
+    public JsonNode get(String orderId) {
+        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId));
+        assertEquals(200, reply.status(), reply.body());
+        return reply.json();
+    }
+
+    public Http.Reply getRaw(String path) {
+        return Http.get(base.resolve(path));
+    }
+
+    /** Polls until the order is in one of the states, failing with its last snapshot after the timeout. */
+    public JsonNode awaitState(String orderId, Duration timeout, String... states) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = get(orderId);
+            if (Set.of(states).contains(last.get("processState").asText())) {
+                return last;
+            }
+            sleep(200);
+        }
+        return fail("Order " + orderId + " not in " + Set.of(states) + " after " + timeout + ": " + last);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

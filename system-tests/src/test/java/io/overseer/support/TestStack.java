@@ -1,0 +1,228 @@
+package io.overseer.support;
+
+import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.SimulatorNode;
+import io.overseer.launcher.StackLayout;
+import io.overseer.launcher.Templates;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * The infrastructure every test JVM of this module shares, started once before the first test and
+ * stopped after the last: a real PostgreSQL, a real Artemis broker and the remote-service simulator,
+ * on free ports and fresh directories, through the same launcher code that {@code ./run} uses. It also
+ * writes the Payara post-boot file and the system properties arquillian.xml reads, so the Arquillian
+ * managed Payara Micro joins this stack.
+ */
+public final class TestStack implements LauncherSessionListener {
+
+    /** Retries the supervisor grants before Error, as configured for the servers tests start. */
+    public static final int MAX_RETRIES = 3;
+    /** Application properties for test servers: short deadlines so expiries happen within seconds. */
+    public static final Map<String, String> APP_PROPERTIES = Map.of(
+            "overseer.scheduler.complete-by", "PT3S",
+            "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
+            "overseer.supervisor.retry-complete-by", "PT10S",
+            "overseer.scheduler.stranded-after", "PT5S");
+
+    private static PostgresNode postgres;
+    private static BrokerNode broker;
+    private static SimulatorNode simulator;
+    private static StackLayout layout;
+    private static Path workDir;
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        String stackDir = System.getProperty("overseer.stack.dir");
+        if (stackDir == null || postgres != null) {
+            return; // not a run of this module's integration tests
+        }
+        try {
+            start(StackLayout.fromDirectory(Path.of(stackDir)), Path.of(System.getProperty("overseer.work.dir", "target/it-stack")));
+        } catch (Exception e) {
+            stopAll();
+            throw new IllegalStateException("Could not start the test stack", e);
+        }
+    }
+
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        stopAll();
+    }
+
+    private static void start(StackLayout stack, Path dir) throws Exception {
+        layout = stack;
+        workDir = dir.toAbsolutePath();
+        deleteTree(workDir);
+        Path logs = Files.createDirectories(workDir.resolve("logs"));
+        postgres = new PostgresNode(workDir.resolve("postgres"), freePort(), logs.resolve("postgres.log"));
+        postgres.start();
+        broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"));
+        broker.start();
+        simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
+        simulator.start();
+        publishArquillianProperties();
+    }
+
+    /** System properties that arquillian.xml refers to as ${...}. */
+    private static void publishArquillianProperties() throws IOException {
+        StringBuilder jvm = new StringBuilder("-Xmx512m -Doverseer.remote-service.url=" + simulatorUrl());
+        APP_PROPERTIES.forEach((key, value) -> jvm.append(" -D").append(key).append('=').append(value));
+        System.setProperty("overseer.it.jvmOptions", jvm.toString());
+        System.setProperty("overseer.it.microOptions", "--nocluster --addlibs " + layout.postgresqlJar()
+                + " --postbootcommandfile " + writePostBoot());
+        System.setProperty("overseer.it.microJar", layout.payaraMicroJar().toString());
+    }
+
+    private static Path writePostBoot() throws IOException {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("RAR_PATH", layout.rar().toString());
+        values.put("BROKER_HOST", "127.0.0.1");
+        values.put("BROKER_PORT", Integer.toString(broker.port()));
+        values.put("BROKER_USER", Templates.asadminEscape(broker.user()));
+        values.put("BROKER_PASSWORD", Templates.asadminEscape(broker.password()));
+        values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));
+        values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
+        values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
+        Path file = workDir.resolve("post-boot.asadmin");
+        Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values));
+        return file;
+    }
+
+    private static synchronized void stopAll() {
+        if (simulator != null) {
+            simulator.stop();
+        }
+        if (broker != null) {
+            broker.stop();
+        }
+        if (postgres != null) {
+            postgres.stop();
+        }
+        simulator = null;
+        broker = null;
+        postgres = null;
+    }
+
+    public static StackLayout layout() {
+        return layout;
+    }
+
+    public static Path workDir() {
+        return workDir;
+    }
+
+    public static String stackFile(String name) {
+        return Path.of(System.getProperty("overseer.stack.dir")).resolve(name).toString();
+    }
+
+    public static PostgresNode postgres() {
+        return postgres;
+    }
+
+    public static BrokerNode broker() {
+        return broker;
+    }
+
+    public static String simulatorUrl() {
+        return "http://127.0.0.1:" + simulator.port();
+    }
+
+    public static SimulatorApi simulator() {
+        return new SimulatorApi(URI.create(simulatorUrl()));
+    }
+
+    public static String brokerUrl() {
+        return "tcp://127.0.0.1:" + broker.port();
+    }
+
+    public static ActiveMQConnectionFactory connectionFactory() {
+        return new ActiveMQConnectionFactory(brokerUrl(), broker.user(), broker.password());
+    }
+
+    public static AlertSubscriber alerts() {
+        return new AlertSubscriber(brokerUrl(), broker.user(), broker.password());
+    }
+
+    public static Connection db() throws SQLException {
+        return DriverManager.getConnection(postgres.jdbcUrl(), postgres.appUser(), postgres.appPassword());
+    }
+
+    public static long countOrders() {
+        return scalar("SELECT count(*) FROM customer_order", null);
+    }
+
+    /** Waits until an order of this customer exists and returns its id. */
+    public static String awaitOrderOf(String customerId, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Connection c = db(); PreparedStatement s = c.prepareStatement(
+                    "SELECT order_id FROM customer_order WHERE customer_id = ?")) {
+                s.setString(1, customerId);
+                try (ResultSet r = s.executeQuery()) {
+                    if (r.next()) {
+                        return r.getString(1);
+                    }
+                }
+                Thread.sleep(200);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("No order of customer " + customerId + " after " + timeout);
+    }
+
+    public static long scalar(String sql, String parameter) {
+        try (Connection c = db(); PreparedStatement s = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                s.setString(1, parameter);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
