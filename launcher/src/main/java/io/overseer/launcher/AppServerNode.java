@@ -49,7 +49,9 @@ public final class AppServerNode implements Node {
         long t0 = System.nanoTime();
         ManagedProcess p = launch();
         String readyUrl = baseUrl() + "/health/ready";
-        Wait.until("Payara Micro", READY_TIMEOUT, () -> Wait.httpStatus(readyUrl) == 200, p::isAlive,
+        // MicroProfile Health answers UP while the WAR is still deploying (no checks registered yet):
+        // ready means the application's own database check is in the answer.
+        Wait.until("Payara Micro", READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"database\""), p::isAlive,
                 () -> p.tail(60));
         LOG.info("Payara Micro ready at {} (pid {}) in {} ms", baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
     }

@@ -67,6 +67,20 @@ public final class Wait {
         }
     }
 
+    /** Whether a GET answers 200 with a body that contains {@code text}. */
+    public static boolean httpOkContaining(String url, String text) {
+        try {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build();
+            HttpResponse<String> response = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().contains(text);
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -193,6 +193,21 @@ public final class TestStack implements LauncherSessionListener {
         throw new AssertionError("No order of customer " + customerId + " after " + timeout);
     }
 
+    /** Order counts by process state, for failure messages. */
+    public static String statesSummary() {
+        StringBuilder summary = new StringBuilder();
+        try (Connection c = db(); PreparedStatement s = c.prepareStatement(
+                "SELECT process_state, count(*) FROM order_state GROUP BY process_state ORDER BY 1");
+             ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                summary.append(r.getString(1)).append('=').append(r.getLong(2)).append(' ');
+            }
+        } catch (SQLException e) {
+            return "unavailable: " + e.getMessage();
+        }
+        return summary.toString().trim();
+    }
+
     public static long scalar(String sql, String parameter) {
         try (Connection c = db(); PreparedStatement s = c.prepareStatement(sql)) {
             if (parameter != null) {

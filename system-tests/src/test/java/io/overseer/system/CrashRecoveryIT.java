@@ -1,0 +1,107 @@
+package io.overseer.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.launcher.AppServerNode;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kill -9 of the application server while orders are in flight, then a restart: every accepted
+ * order ends Processed and no effect is applied twice. The kill is a real SIGKILL of the Payara Micro
+ * process; the restart is a new process on the same database and broker.
+ */
+class CrashRecoveryIT {
+
+    private static final Logger LOG = Logger.getLogger(CrashRecoveryIT.class.getName());
+    private static final int ORDERS = 200;
+
+    private AppServerNode server;
+
+    @AfterEach
+    void stopServer() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Test
+    void killNineMidFlightLosesNothingAndAppliesNothingTwice() throws Exception {
+        server = SystemServers.payaraMicro("crash");
+        server.start();
+        OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
+        SimulatorApi simulator = TestStack.simulator();
+        simulator.clearFaults();
+        simulator.fault("*", "latency", 1.0, 50);
+        long appliedBefore = simulator.stats().get("applied").asLong();
+
+        List<String> ids = submitConcurrently(api, ORDERS);
+        awaitProcessedAtLeast(ids.size() / 10, Duration.ofSeconds(60));
+        server.kill9();
+        long processedAtKill = processedCount();
+        LOG.info("SIGKILLed Payara with " + processedAtKill + " of " + ORDERS + " orders Processed");
+        assertFalse(server.isAlive());
+        assertTrue(processedAtKill < ORDERS, "the kill must happen while orders are in flight");
+
+        simulator.clearFaults();
+        server.start();
+        awaitProcessedAtLeast(ORDERS, Duration.ofSeconds(240));
+
+        assertEquals(ORDERS, TestStack.countOrders(), "every accepted order exists");
+        for (String id : ids) {
+            JsonNode order = api.get(id);
+            assertEquals("Processed", order.get("processState").asText(), order.toString());
+            assertEquals(1, simulator.effects(id).size(), "effects of " + id);
+        }
+        JsonNode stats = simulator.stats();
+        assertEquals(0, stats.get("appliedTwice").asLong(), stats.toString());
+        assertEquals(ORDERS, stats.get("applied").asLong() - appliedBefore, stats.toString());
+    }
+
+    private static List<String> submitConcurrently(OrdersApi api, int count) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String customer = "c-crash-" + i;
+                futures.add(pool.submit(() -> api.submit(customer)));
+            }
+            List<String> ids = new ArrayList<>();
+            for (Future<String> future : futures) {
+                ids.add(future.get());
+            }
+            return ids;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long processedCount() {
+        return TestStack.scalar("SELECT count(*) FROM order_state WHERE process_state = 'Processed'", null);
+    }
+
+    private static void awaitProcessedAtLeast(long count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (processedCount() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Only " + processedCount() + " of " + count + " Processed after " + timeout
+                        + "; by state: " + TestStack.statesSummary());
+            }
+            Thread.sleep(50);
+        }
+    }
+}
