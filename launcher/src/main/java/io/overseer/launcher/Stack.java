@@ -62,6 +62,7 @@ public final class Stack implements AutoCloseable {
     public void start() throws Exception {
         layout.verify(true, options.localBroker());
         lockDataDir();
+        stopLeftovers();
         long t0 = System.nanoTime();
         try {
             if (postgres != null) {
@@ -98,6 +99,17 @@ public final class Stack implements AutoCloseable {
             node.stop(); // stop() ran while this node was launching: do not leave it behind
             throw new IllegalStateException("stack stopped while starting " + node.name());
         }
+    }
+
+    /**
+     * A launcher that was kill -9'd leaves its children running. Each node would stop its own leftover on
+     * start, but in start order; here they go in shutdown order, Payara before the database it uses.
+     */
+    private void stopLeftovers() {
+        StaleProcesses.stopUsing(dataDir.resolve("payara").toString(), "TERM", "Payara Micro");
+        StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
+        StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
+        StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
     }
 
     /** Two launchers on one data directory would kill each other's children as "stale": refuse early. */
