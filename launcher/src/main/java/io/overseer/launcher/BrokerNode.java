@@ -73,6 +73,7 @@ public final class BrokerNode implements Node {
         }
         StaleProcesses.stopUsing(instanceDir.toString(), "TERM", "Artemis");
         ensureInstance();
+        allowLocalhostOrigin();
         writeBrokerXml();
         process = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
                 instanceDir, logFile, javaHome());
@@ -112,6 +113,22 @@ public final class BrokerNode implements Node {
             throw new IllegalStateException("artemis create failed. Last log lines:\n" + create.tail(30));
         }
         Files.writeString(marker, signature + System.lineSeparator());
+    }
+
+    /**
+     * "create --http-host 127.0.0.1" lets the console's Jolokia accept only Origin 127.0.0.1, so the console
+     * opened as http://localhost:PORT/console (what the summary prints) fails with 403: allow both names.
+     */
+    private void allowLocalhostOrigin() throws IOException {
+        Path access = instanceDir.resolve("etc/jolokia-access.xml");
+        if (!Files.exists(access)) {
+            return;
+        }
+        String xml = Files.readString(access);
+        String ip = "<allow-origin>*://127.0.0.1*</allow-origin>";
+        if (xml.contains(ip) && !xml.contains("*://localhost*")) {
+            Files.writeString(access, xml.replace(ip, ip + "\n        <allow-origin>*://localhost*</allow-origin>"));
+        }
     }
 
     /** Replaces the created broker.xml with the project's template, if server-config provides one. */
