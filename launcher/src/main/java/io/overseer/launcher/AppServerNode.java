@@ -92,6 +92,11 @@ public final class AppServerNode implements Node {
             LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
         }
         Path out = workDir.resolve("post-boot.asadmin");
+        // Payara Micro keeps its transaction log in its temporary instance root, lost at every start. Kept
+        // here instead, a restarted server recovers in-doubt JMS branches a kill -9 left in the broker.
+        Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
+        text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
+                + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
         Files.writeString(out, text);
         return out;
     }
