@@ -29,14 +29,14 @@ public class AgentGateway {
 
     public void request(Attempt attempt, CustomerOrder order) {
         AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(),
-                attempt.stepName(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.stepName()),
+                attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
                 attempt.completeBy(), order.customerId(),
                 order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList());
         long ttl = Duration.between(clocks.now(), attempt.completeBy()).toMillis();
         jms.createProducer()
                 .setTimeToLive(Math.max(ttl, 1))
                 .setProperty(Destinations.ORDER_ID, attempt.orderId())
-                .setProperty("operation", attempt.stepName())
+                .setProperty("operation", attempt.operation())
                 .send(jms.createQueue(Destinations.AGENT_REQUESTS), Json.write(request));
     }
 }

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSContext;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -22,7 +23,13 @@ public class DispatchQueue {
     JMSContext jms;
 
     public void announce(String orderId) {
+        announce(orderId, Duration.ZERO);
+    }
+
+    /** Announces the order once {@code delay} has passed (the supervisor's backoff); the broker holds it till then. */
+    public void announce(String orderId, Duration delay) {
         jms.createProducer()
+                .setDeliveryDelay(Math.max(0, delay.toMillis()))
                 .setProperty(Destinations.MESSAGE_TYPE, OrderQueueMessage.DISPATCH.name())
                 .setProperty(Destinations.ORDER_ID, orderId)
                 .send(jms.createQueue(Destinations.ORDERS), Json.write(Map.of(Destinations.ORDER_ID, orderId)));

@@ -4,10 +4,13 @@ import io.overseer.agent.AgentReply;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
+import io.overseer.workflow.WorkflowDefinition;
+import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -16,9 +19,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The Scheduler of the pattern: claims Pending orders exclusively from the state store, hands each
- * step to its agent, and records the agents' answers. Every method runs in the caller's transaction
- * (the listener's delivery, or the poller's), under the order's row lock.
+ * The Scheduler of the pattern: claims work exclusively from the state store, runs each workflow's
+ * steps in order through their agents, and undoes the completed ones in reverse when a step fails for
+ * good. Every method runs in the caller's transaction (a listener's delivery, or the poller's), under
+ * the order's row lock, and stores the history of what it changed.
  */
 @Stateless
 public class Scheduler {
@@ -27,6 +31,8 @@ public class Scheduler {
 
     @Inject
     StateStore store;
+    @Inject
+    WorkflowRegistry workflows;
     @Inject
     AgentGateway agents;
     @Inject
@@ -38,7 +44,7 @@ public class Scheduler {
     @Inject
     SchedulerSettings settings;
 
-    /** Claims the order if it is still Pending; false if it is unknown or another instance has it. */
+    /** Claims the order if it waits for a scheduler; false if it is unknown, not due, or another instance has it. */
     public boolean dispatch(String orderId) {
         Optional<OrderState> locked = store.lock(orderId);
         if (locked.isEmpty()) {
@@ -46,20 +52,23 @@ public class Scheduler {
             return false;
         }
         OrderState state = locked.get();
-        if (state.processState() != ProcessState.Pending) {
+        if (!state.isClaimable(clocks.now())) {
             LOG.log(Level.FINE, "Order {0} is {1}; nothing to dispatch", new Object[] {orderId, state.processState()});
             return false;
         }
-        start(state, state.claim(instance.id(), clocks.now(), settings.completeBy()));
+        start(state, state.claim(instance.id(), clocks.now(), workflows.get(state.workflow()),
+                Actor.of(Actor.Kind.scheduler, instance.id())));
+        store.saveHistory(state);
         return true;
     }
 
-    /** Claims Pending orders whose dispatch message went missing. Returns how many it claimed. */
+    /** Claims waiting orders whose dispatch message went missing. Returns how many it claimed. */
     public int dispatchStranded() {
-        List<String> ids = store.lockStrandedPending(clocks.now().minus(settings.strandedAfter()), settings.pollBatch());
+        var now = clocks.now();
+        List<String> ids = store.lockStranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
         ids.forEach(this::dispatch);
         if (!ids.isEmpty()) {
-            LOG.log(Level.INFO, "Claimed {0} stranded Pending orders", ids.size());
+            LOG.log(Level.INFO, "Claimed {0} stranded orders", ids.size());
         }
         return ids.size();
     }
@@ -72,21 +81,31 @@ public class Scheduler {
                     new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()});
             return;
         }
-        if (reply.outcome() == AgentReply.Outcome.SUCCEEDED) {
-            state.completeStep(reply.epoch(), reply.stepSeq(), clocks.now(), settings.completeBy())
-                    .ifPresentOrElse(next -> start(state, next),
-                            () -> LOG.log(Level.INFO, "Order {0} Processed", state.orderId()));
-        } else {
-            state.failStep(reply.epoch(), reply.stepSeq(), reply.detail(), clocks.now());
-            LOG.log(Level.INFO, "Order {0} in Error: step {1} failed: {2}",
-                    new Object[] {state.orderId(), reply.operation(), reply.detail()});
-            alerts.raise(state.orderId(), "step-failed", reply.operation() + ": " + reply.detail());
+        WorkflowDefinition definition = workflows.get(state.workflow());
+        Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
+        Optional<Attempt> next = reply.outcome() == AgentReply.Outcome.SUCCEEDED
+                ? state.succeed(reply.epoch(), reply.stepSeq(), clocks.now(), definition, agent)
+                : state.fail(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), clocks.now(),
+                        definition, agent);
+        next.ifPresent(attempt -> start(state, attempt));
+        store.saveHistory(state);
+        reportIfFinal(state);
+    }
+
+    private void reportIfFinal(OrderState state) {
+        if (state.processState() == ProcessState.Error) {
+            alerts.raise(state.orderId(), "needs-operator", state.lastError());
+        }
+        if (state.processState().isFinal()) {
+            LOG.log(Level.INFO, "Order {0} {1}", new Object[] {state.orderId(), state.processState()});
         }
     }
 
     private void start(OrderState state, Attempt attempt) {
         agents.request(attempt, store.order(state.orderId()).orElseThrow());
-        LOG.log(Level.INFO, "Order {0} Processing on {1}: step {2} (epoch {3}) to complete by {4}",
-                new Object[] {state.orderId(), state.lockedBy(), attempt.stepName(), attempt.epoch(), attempt.completeBy()});
+        LOG.log(Level.INFO, "Order {0} {1} on {2}: {3} {4} (epoch {5}) to complete by {6}",
+                new Object[] {state.orderId(), state.processState(), state.lockedBy(),
+                        attempt.compensation() ? "compensation" : "step", attempt.operation(), attempt.epoch(),
+                        attempt.completeBy()});
     }
 }

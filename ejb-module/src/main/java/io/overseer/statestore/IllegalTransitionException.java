@@ -1,9 +1,14 @@
 package io.overseer.statestore;
 
+import jakarta.ejb.ApplicationException;
+
 /**
- * A state record was asked for a transition its current state does not allow. Callers check the state
- * under a lock before asking, so this signals a bug or a race the caller did not guard against.
+ * A state record was asked for a transition its current state does not allow: an operator's action on
+ * an order in the wrong state (answered 409), or, from the pattern's own actors — which check the
+ * state under the lock first — a bug. An application exception, so it reaches the caller as itself,
+ * and the transaction rolls back.
  */
+@ApplicationException(rollback = true)
 public class IllegalTransitionException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -4,6 +4,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 
 /** Read side for the API: snapshots of orders, without locks. */
@@ -17,5 +18,10 @@ public class OrderQueries {
     public Optional<OrderView> find(String orderId) {
         return store.order(orderId)
                 .flatMap(order -> store.read(orderId).map(state -> OrderView.of(order, state)));
+    }
+
+    /** The order's transitions, oldest first; empty if there is no such order. */
+    public Optional<List<HistoryView>> history(String orderId) {
+        return store.order(orderId).map(order -> store.history(orderId).stream().map(HistoryView::of).toList());
     }
 }

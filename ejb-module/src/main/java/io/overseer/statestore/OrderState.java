@@ -1,5 +1,7 @@
 package io.overseer.statestore;
 
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.WorkflowDefinition;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -10,8 +12,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,13 +23,16 @@ import java.util.Optional;
  * The task-level state record of the pattern (OrderID, LockedBy, CompleteBy, ProcessState,
  * FailureCount) and the owner of its steps' records.
  *
- * <p>Lifecycle: {@code Pending --claim--> Processing --complete last step--> Processed};
- * {@code Processing --nontransient fault--> Error}; {@code Processing --complete-by passed-->
- * Pending} (supervisor retries, FailureCount + 1) or {@code --> Error} (supervisor gives up).
- * Every claim increments {@code epoch}; replies carry the epoch they answer, and a reply for any other
- * epoch is stale: the attempt it belongs to was abandoned.
+ * <p>Forward: {@code Pending --claim--> Processing}; each completed step starts the next in place;
+ * the last one makes it {@code Processed}. A step that fails for good either stops the task in
+ * {@code Error} or starts {@code Compensating}: the steps done (and those that timed out, whose effect
+ * is unknown) are undone newest first, each by its compensating operation, ending in
+ * {@code Compensated} — or in {@code Error} if a compensation fails for good. An expired attempt is
+ * retried (Pending again, or an unlocked Compensating record) until its step's retries are spent.
  *
- * <p>Callers hold the row's pessimistic lock (see {@link StateStore}) while they call these methods.
+ * <p>Every claim increments {@code epoch}; replies name the epoch they answer, and any other epoch is a
+ * stale reply of an abandoned attempt. Every transition is added to the history. Callers hold the
+ * row's pessimistic lock (see {@link StateStore}).
  */
 @Entity
 @Table(name = "order_state")
@@ -36,173 +41,343 @@ public class OrderState {
     @Id
     @Column(name = "order_id", length = 36)
     private String orderId;
-
     @Column(name = "workflow", nullable = false, length = 64)
     private String workflow;
-
     @Enumerated(EnumType.STRING)
     @Column(name = "process_state", nullable = false, length = 16)
     private ProcessState processState;
-
     @Column(name = "locked_by", length = 128)
     private String lockedBy;
-
     @Column(name = "complete_by")
     private OffsetDateTime completeBy;
-
+    @Column(name = "not_before")
+    private OffsetDateTime notBefore;
     @Column(name = "failure_count", nullable = false)
     private int failureCount;
-
     @Column(name = "epoch", nullable = false)
     private long epoch;
-
     @Column(name = "last_error", length = 1000)
     private String lastError;
-
     @Column(name = "created_at", nullable = false)
     private OffsetDateTime createdAt;
-
     @Column(name = "updated_at", nullable = false)
     private OffsetDateTime updatedAt;
-
+    @Column(name = "history_count", nullable = false)
+    private int historyCount;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
-
     @OneToMany(mappedBy = "task", cascade = CascadeType.ALL, fetch = FetchType.EAGER)
     @OrderBy("seq ASC")
     private List<StepState> steps = new ArrayList<>();
+    @Transient
+    private List<HistoryEntry> history = new ArrayList<>();
 
     protected OrderState() {
         // for JPA
     }
 
-    /** The record as the submission creates it: Pending, not locked, no complete-by, no failures. */
-    public static OrderState pending(String orderId, String workflow, List<String> stepNames, OffsetDateTime now) {
+    /** The record as the submission creates it: Pending, not locked, no failures, every step NotStarted. */
+    public static OrderState pending(String orderId, String workflow, List<String> stepNames, OffsetDateTime now,
+                                     Actor actor) {
         if (stepNames.isEmpty()) {
             throw new IllegalArgumentException("A workflow needs at least one step");
         }
         OrderState state = new OrderState();
         state.orderId = orderId;
         state.workflow = workflow;
-        state.processState = ProcessState.Pending;
         state.createdAt = now;
-        state.updatedAt = now;
         for (int seq = 0; seq < stepNames.size(); seq++) {
             state.steps.add(new StepState(state, seq, stepNames.get(seq), now));
         }
+        state.moveTask(ProcessState.Pending, now, actor, "submitted");
         return state;
     }
 
-    /** A scheduler instance takes the task exclusively and starts its next step. */
-    public Attempt claim(String owner, OffsetDateTime now, Duration completeWithin) {
-        require(ProcessState.Pending, "claim");
-        processState = ProcessState.Processing;
-        lockedBy = owner;
-        return startNextStep(now, completeWithin);
+    /** Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it. */
+    public boolean isClaimable(OffsetDateTime now) {
+        boolean waiting = processState == ProcessState.Pending
+                || (processState == ProcessState.Compensating && lockedBy == null);
+        return waiting && (notBefore == null || !notBefore.isAfter(now));
+    }
+
+    /** A scheduler instance takes the task exclusively and starts its next step, or next compensation. */
+    public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        if (!isClaimable(now)) {
+            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy, "claim");
+        }
+        if (processState == ProcessState.Pending) {
+            moveTask(ProcessState.Processing, now, actor, "claimed");
+            return startStep(owner, now, definition, actor);
+        }
+        return startCompensation(owner, now, definition, actor);
     }
 
     /** Whether a reply naming this epoch and step answers the attempt now running. */
     public boolean isCurrent(long replyEpoch, int stepSeq) {
-        return processState == ProcessState.Processing && epoch == replyEpoch
-                && runningStep().map(step -> step.seq() == stepSeq).orElse(false);
+        return lockedBy != null && epoch == replyEpoch && lockedStep().map(s -> s.seq() == stepSeq).orElse(false);
     }
 
-    /**
-     * The running step succeeded. Returns the next step's attempt if one remains (the task stays
-     * Processing with a fresh complete-by), or empty when the task is now Processed.
-     */
-    public Optional<Attempt> completeStep(long replyEpoch, int stepSeq, OffsetDateTime now, Duration completeWithin) {
-        requireCurrent(replyEpoch, stepSeq, "complete a step");
-        runningStep().orElseThrow().complete(now);
-        if (steps.stream().allMatch(step -> step.state() == StepStatus.Completed)) {
-            processState = ProcessState.Processed;
-            lockedBy = null;
-            completeBy = null;
-            updatedAt = now;
+    /** The running attempt succeeded. Returns the next attempt, started in place by the same owner, if any. */
+    public Optional<Attempt> succeed(long replyEpoch, int stepSeq, OffsetDateTime now, WorkflowDefinition definition,
+                                     Actor agent) {
+        StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
+        String owner = lockedBy;
+        step.unlock();
+        if (processState == ProcessState.Compensating) {
+            moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
+            return continueCompensation(owner, now, definition);
+        }
+        moveStep(step, StepStatus.Completed, now, agent, "applied", StepStatus.Running);
+        if (steps.stream().allMatch(s -> s.state() == StepStatus.Completed)) {
+            release();
+            moveTask(ProcessState.Processed, now, agent, "every step completed");
             return Optional.empty();
         }
-        return Optional.of(startNextStep(now, completeWithin));
+        return Optional.of(startStep(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)));
     }
 
-    /** The running step failed for good (nontransient fault): the task is in Error for an operator. */
-    public void failStep(long replyEpoch, int stepSeq, String reason, OffsetDateTime now) {
-        requireCurrent(replyEpoch, stepSeq, "fail a step");
-        runningStep().orElseThrow().fail(now);
-        toError(reason, now);
+    /** The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if any. */
+    public Optional<Attempt> fail(long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+                                  WorkflowDefinition definition, Actor agent) {
+        StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
+        String owner = lockedBy;
+        step.unlock();
+        if (processState == ProcessState.Compensating) {
+            moveStep(step, StepStatus.CompensationFailed, now, agent, reason, StepStatus.Compensating);
+            toError("compensation of " + step.name() + " failed: " + reason, now, agent);
+            return Optional.empty();
+        }
+        moveStep(step, StepStatus.Failed, now, agent, reason, StepStatus.Running);
+        return giveUp(definition.step(step.name()), step.name() + " failed: " + reason, owner, now, definition, agent);
     }
 
     /** Whether the complete-by time of the running attempt has passed. */
     public boolean isExpired(OffsetDateTime now) {
-        return processState == ProcessState.Processing && completeBy != null && completeBy.isBefore(now);
+        return lockedBy != null && completeBy != null && completeBy.isBefore(now);
     }
 
-    /** The failure count this record will have once the current expiry is counted. */
+    /** The name of the step the running attempt belongs to. */
+    public String lockedStepName() {
+        return lockedStep().map(StepState::name).orElseThrow(() ->
+                new IllegalTransitionException(orderId, processState, "name the running step (none)"));
+    }
+
+    public boolean isCompensating() {
+        return processState == ProcessState.Compensating;
+    }
+
+    /** The running step's failure count (of the kind of attempt running) once the current expiry is counted. */
     public int failuresIncludingExpiry() {
-        return failureCount + 1;
+        StepState step = lockedStep().orElseThrow();
+        return (isCompensating() ? step.compensationFailures() : step.failureCount()) + 1;
     }
 
-    /** Supervisor: the attempt expired and will be tried again; back to Pending, to finish by {@code newCompleteBy}. */
-    public void expireAndRetry(OffsetDateTime now, OffsetDateTime newCompleteBy) {
-        requireExpired(now, "retry after expiry");
-        failureCount++;
-        runningStep().ifPresent(step -> step.reset(now));
-        processState = ProcessState.Pending;
-        lockedBy = null;
-        completeBy = newCompleteBy;
+    /** Supervisor: the attempt expired and is tried again, not before {@code notBefore}, to finish by {@code newCompleteBy}. */
+    public void retryAfterExpiry(OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy, Actor actor) {
+        StepState step = expire(now);
+        String reason = "complete-by passed (failure " + failureCount + "); retry";
+        if (isCompensating()) {
+            history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
+        } else {
+            moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
+            moveTask(ProcessState.Pending, now, actor, reason);
+        }
         lastError = "complete-by passed (failure " + failureCount + ")";
-        updatedAt = now;
+        notBefore = retryAt.isAfter(now) ? retryAt : null;
+        completeBy = newCompleteBy;
     }
 
-    /** Supervisor: the attempt expired once too often; the task is in Error for an operator. */
-    public void expireAndGiveUp(OffsetDateTime now) {
-        requireExpired(now, "give up after expiry");
-        failureCount++;
-        runningStep().ifPresent(step -> step.fail(now));
-        toError("complete-by passed " + failureCount + " times; gave up", now);
+    /** Supervisor: the attempt expired once too often. Returns whether a compensation awaits a scheduler. */
+    public boolean giveUpAfterExpiry(OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        StepState step = expire(now);
+        String reason = step.name() + ": complete-by passed " + failureCount + " times";
+        if (isCompensating()) {
+            moveStep(step, StepStatus.CompensationFailed, now, actor, reason, StepStatus.Compensating);
+            toError("compensation of " + reason, now, actor);
+            return false;
+        }
+        moveStep(step, StepStatus.TimedOut, now, actor, reason, StepStatus.Running);
+        giveUp(definition.step(step.name()), reason, null, now, definition, actor);
+        return processState == ProcessState.Compensating;
     }
 
-    private Attempt startNextStep(OffsetDateTime now, Duration completeWithin) {
-        StepState next = steps.stream()
-                .filter(step -> step.state() == StepStatus.NotStarted)
-                .findFirst()
+    /**
+     * Operator: an order in Error is run again from where it stopped — the failed step (forward), or the
+     * failed compensation — with that step's failure counts cleared. It waits for a scheduler.
+     */
+    public void resubmit(OffsetDateTime now, Actor operator, String reason) {
+        if (processState != ProcessState.Error) {
+            throw new IllegalTransitionException(orderId, processState, "resubmit (only an order in Error)");
+        }
+        Optional<StepState> compensation = steps.stream()
+                .filter(s -> s.state() == StepStatus.CompensationFailed).findFirst();
+        if (compensation.isPresent()) {
+            compensation.get().clearFailures();
+            moveStep(compensation.get(), StepStatus.Compensating, now, operator, reason, StepStatus.CompensationFailed);
+            moveTask(ProcessState.Compensating, now, operator, reason);
+        } else {
+            StepState failed = steps.stream().filter(s -> s.state() == StepStatus.Failed || s.state() == StepStatus.TimedOut)
+                    .findFirst().orElseThrow(() -> new IllegalTransitionException(orderId, processState, "find the failed step"));
+            failed.clearFailures();
+            moveStep(failed, StepStatus.NotStarted, now, operator, reason, StepStatus.Failed, StepStatus.TimedOut);
+            moveTask(ProcessState.Pending, now, operator, reason);
+        }
+        lastError = null;
+        notBefore = null;
+    }
+
+    /**
+     * Operator: the order is abandoned and what it did is undone. A step in flight is abandoned too (its
+     * late reply will be stale) and, its outcome unknown, undone with the others. Returns whether a
+     * compensation awaits a scheduler.
+     */
+    public boolean cancel(OffsetDateTime now, WorkflowDefinition definition, Actor operator, String reason) {
+        if (processState == ProcessState.Error && steps.stream().anyMatch(s -> s.state() == StepStatus.CompensationFailed)) {
+            resubmit(now, operator, reason);
+            return true;
+        }
+        if (processState != ProcessState.Pending && processState != ProcessState.Processing
+                && processState != ProcessState.Error) {
+            throw new IllegalTransitionException(orderId, processState, "cancel");
+        }
+        lockedStep().ifPresent(step -> {
+            step.unlock();
+            moveStep(step, StepStatus.TimedOut, now, operator, "abandoned: " + reason, StepStatus.Running);
+        });
+        release();
+        lastError = "cancelled: " + reason;
+        moveTask(ProcessState.Compensating, now, operator, reason);
+        finishIfNothingToUndo(now, definition, operator);
+        return processState == ProcessState.Compensating;
+    }
+
+    /** Entries for the transitions made since the last call, to be stored with the record. */
+    public List<HistoryEntry> drainHistory() {
+        List<HistoryEntry> drained = List.copyOf(history);
+        history.clear();
+        return drained;
+    }
+
+    private Optional<Attempt> giveUp(StepDefinition step, String reason, String owner, OffsetDateTime now,
+                                     WorkflowDefinition definition, Actor actor) {
+        release();
+        if (step.onExhausted() == StepDefinition.OnExhausted.ERROR) {
+            toError(reason, now, actor);
+            return Optional.empty();
+        }
+        lastError = reason;
+        moveTask(ProcessState.Compensating, now, actor, reason);
+        return owner == null ? finishIfNothingToUndo(now, definition, actor) : continueCompensation(owner, now, definition);
+    }
+
+    private Optional<Attempt> continueCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition) {
+        Optional<Attempt> next = finishIfNothingToUndo(now, definition, Actor.of(Actor.Kind.scheduler, owner));
+        return processState == ProcessState.Compensating
+                ? Optional.of(startCompensation(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)))
+                : next;
+    }
+
+    private Optional<Attempt> finishIfNothingToUndo(OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        if (nextToCompensate(definition).isEmpty()) {
+            release();
+            moveTask(ProcessState.Compensated, now, actor, "every completed step undone");
+        }
+        return Optional.empty();
+    }
+
+    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        StepState step = steps.stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
-        next.start(now);
-        epoch++;
-        completeBy = now.plus(completeWithin);
-        updatedAt = now;
-        return new Attempt(orderId, epoch, next.seq(), next.name(), completeBy);
+        StepDefinition spec = definition.step(step.name());
+        moveStep(step, StepStatus.Running, now, actor, "started", StepStatus.NotStarted);
+        return lockAttempt(step, spec.operation(), false, owner, now.plus(spec.completeBy()), now);
     }
 
-    private void toError(String reason, OffsetDateTime now) {
-        processState = ProcessState.Error;
+    private Attempt startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        StepState step = nextToCompensate(definition).orElseThrow(() ->
+                new IllegalTransitionException(orderId, processState, "start a compensation (none left)"));
+        StepDefinition spec = definition.step(step.name());
+        if (step.state() != StepStatus.Compensating) {
+            moveStep(step, StepStatus.Compensating, now, actor, "undoing", StepStatus.Completed, StepStatus.TimedOut);
+        }
+        return lockAttempt(step, spec.compensationOperation().orElseThrow(), true, owner, now.plus(spec.completeBy()), now);
+    }
+
+    /** An unfinished compensation first, then the newest step that needs undoing and can be undone. */
+    private Optional<StepState> nextToCompensate(WorkflowDefinition definition) {
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            if (steps.get(i).state() == StepStatus.Compensating) {
+                return Optional.of(steps.get(i));
+            }
+        }
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            StepState step = steps.get(i);
+            if (step.state().needsCompensation() && definition.step(step.name()).compensationOperation().isPresent()) {
+                return Optional.of(step);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Attempt lockAttempt(StepState step, String operation, boolean compensation, String owner,
+                                OffsetDateTime deadline, OffsetDateTime now) {
+        epoch++;
+        lockedBy = owner;
+        completeBy = deadline;
+        notBefore = null;
+        updatedAt = now;
+        step.lock(owner, deadline);
+        return new Attempt(orderId, epoch, step.seq(), step.name(), operation, compensation, deadline);
+    }
+
+    private StepState expire(OffsetDateTime now) {
+        if (!isExpired(now)) {
+            throw new IllegalTransitionException(orderId, processState + " until " + completeBy, "expire");
+        }
+        StepState step = lockedStep().orElseThrow();
+        step.unlock();
+        step.countFailure(isCompensating());
+        failureCount++;
+        release();
+        return step;
+    }
+
+    private void toError(String reason, OffsetDateTime now, Actor actor) {
+        release();
+        lastError = reason == null ? null : reason.substring(0, Math.min(reason.length(), 1000));
+        moveTask(ProcessState.Error, now, actor, reason);
+    }
+
+    private void release() {
         lockedBy = null;
         completeBy = null;
-        lastError = reason == null ? null : reason.substring(0, Math.min(reason.length(), 1000));
-        updatedAt = now;
+        notBefore = null;
     }
 
-    private Optional<StepState> runningStep() {
-        return steps.stream().filter(step -> step.state() == StepStatus.Running).findFirst();
-    }
-
-    private void require(ProcessState expected, String transition) {
-        if (processState != expected) {
-            throw new IllegalTransitionException(orderId, processState, transition);
-        }
-    }
-
-    private void requireCurrent(long replyEpoch, int stepSeq, String transition) {
+    private StepState requireCurrent(long replyEpoch, int stepSeq, String transition) {
         if (!isCurrent(replyEpoch, stepSeq)) {
             throw new IllegalTransitionException(orderId, processState + "@epoch " + epoch,
                     transition + " for epoch " + replyEpoch + ", step " + stepSeq);
         }
+        return lockedStep().orElseThrow();
     }
 
-    private void requireExpired(OffsetDateTime now, String transition) {
-        if (!isExpired(now)) {
-            throw new IllegalTransitionException(orderId, processState + " until " + completeBy, transition);
-        }
+    private Optional<StepState> lockedStep() {
+        return steps.stream().filter(StepState::isLocked).findFirst();
+    }
+
+    private void moveTask(ProcessState to, OffsetDateTime now, Actor actor, String reason) {
+        history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, to, reason));
+        processState = to;
+        updatedAt = now;
+    }
+
+    private void moveStep(StepState step, StepStatus to, OffsetDateTime now, Actor actor, String reason,
+                          StepStatus... from) {
+        StepStatus old = step.move(to, now, from);
+        history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, old, to, reason));
+        updatedAt = now;
     }
 
     public String orderId() {
@@ -223,6 +398,10 @@ public class OrderState {
 
     public OffsetDateTime completeBy() {
         return completeBy;
+    }
+
+    public OffsetDateTime notBefore() {
+        return notBefore;
     }
 
     public int failureCount() {

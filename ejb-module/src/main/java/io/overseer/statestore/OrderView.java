@@ -29,8 +29,10 @@ public record OrderView(
     public record Item(String sku, int quantity) {
     }
 
-    @JsonbPropertyOrder({"name", "state", "attempts", "updatedAt"})
-    public record Step(String name, StepStatus state, int attempts, OffsetDateTime updatedAt) {
+    @JsonbNillable
+    @JsonbPropertyOrder({"name", "state", "lockedBy", "completeBy", "failureCount", "attempts", "updatedAt"})
+    public record Step(String name, StepStatus state, String lockedBy, OffsetDateTime completeBy, int failureCount,
+                       int attempts, OffsetDateTime updatedAt) {
     }
 
     public static OrderView of(CustomerOrder order, OrderState state) {
@@ -39,7 +41,8 @@ public record OrderView(
                 state.workflow(), state.processState(), state.failureCount(), state.lockedBy(),
                 state.completeBy(), state.lastError(), state.createdAt(), state.updatedAt(),
                 state.steps().stream()
-                        .map(step -> new Step(step.name(), step.state(), step.attempts(), step.updatedAt()))
+                        .map(step -> new Step(step.name(), step.state(), step.lockedBy(), step.completeBy(),
+                                step.failureCount() + step.compensationFailures(), step.attempts(), step.updatedAt()))
                         .toList());
     }
 }

@@ -2,16 +2,20 @@ package io.overseer.statestore;
 
 /** The task-level states of the pattern's state record. */
 public enum ProcessState {
-    /** Created, or reset by the supervisor: waiting for a scheduler to claim it. */
+    /** Created, or reset by the supervisor: waiting for a scheduler to claim its next step. */
     Pending,
-    /** Claimed by the scheduler instance named in LockedBy, to finish by CompleteBy. */
+    /** A step is running, claimed by the scheduler instance named in LockedBy, to finish by CompleteBy. */
     Processing,
     /** Every step completed. Final. */
     Processed,
-    /** Failed for good: a nontransient fault, or too many expired attempts. An operator was alerted. */
+    /** A step failed for good: the completed steps are being undone, newest first. */
+    Compensating,
+    /** Failed, and every completed step was undone. Final. */
+    Compensated,
+    /** Needs an operator: a step gave up with "error", or a compensation failed. An alert was raised. */
     Error;
 
     public boolean isFinal() {
-        return this == Processed || this == Error;
+        return this == Processed || this == Compensated || this == Error;
     }
 }

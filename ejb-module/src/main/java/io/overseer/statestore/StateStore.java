@@ -22,6 +22,21 @@ public class StateStore {
     public void create(CustomerOrder order, OrderState state) {
         em.persist(order);
         em.persist(state);
+        saveHistory(state);
+    }
+
+    /**
+     * Stores the transitions the record made since it was locked. Every caller that moves a record
+     * calls this before its transaction ends, so the history commits (or rolls back) with the move.
+     */
+    public void saveHistory(OrderState state) {
+        state.drainHistory().forEach(em::persist);
+    }
+
+    public List<HistoryEntry> history(String orderId) {
+        return em.createQuery("SELECT h FROM HistoryEntry h WHERE h.orderId = :orderId ORDER BY h.seq", HistoryEntry.class)
+                .setParameter("orderId", orderId)
+                .getResultList();
     }
 
     /** Locks the task's row (SELECT … FOR UPDATE) until the transaction ends. */
@@ -38,25 +53,27 @@ public class StateStore {
     }
 
     /**
-     * Locks up to {@code limit} Pending records untouched since {@code before} — orders whose dispatch
-     * message was lost or never sent — skipping rows another instance holds.
+     * Locks up to {@code limit} claimable records (Pending, or Compensating with nobody on it) untouched
+     * since {@code before} and due — orders whose dispatch message was lost — skipping rows another
+     * instance holds.
      */
     @SuppressWarnings("unchecked")
-    public List<String> lockStrandedPending(OffsetDateTime before, int limit) {
+    public List<String> lockStranded(OffsetDateTime before, OffsetDateTime now, int limit) {
         return em.createNativeQuery("SELECT order_id FROM order_state"
-                        + " WHERE process_state = 'Pending' AND updated_at < ?1"
-                        + " ORDER BY updated_at LIMIT ?2 FOR UPDATE SKIP LOCKED")
+                        + " WHERE (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
+                        + " AND updated_at < ?1 AND (not_before IS NULL OR not_before <= ?2)"
+                        + " ORDER BY updated_at LIMIT ?3 FOR UPDATE SKIP LOCKED")
                 .setParameter(1, before)
-                .setParameter(2, limit)
+                .setParameter(2, now)
+                .setParameter(3, limit)
                 .getResultList();
     }
 
-    /** Ids of Processing records whose complete-by has passed; each is recovered under its own lock. */
+    /** Ids of claimed records whose complete-by has passed; each is recovered under its own lock. */
     public List<String> expired(OffsetDateTime now, int limit) {
         return em.createQuery("SELECT s.orderId FROM OrderState s"
-                        + " WHERE s.processState = :processing AND s.completeBy < :now"
+                        + " WHERE s.lockedBy IS NOT NULL AND s.completeBy < :now"
                         + " ORDER BY s.completeBy", String.class)
-                .setParameter("processing", ProcessState.Processing)
                 .setParameter("now", now)
                 .setMaxResults(limit)
                 .getResultList();

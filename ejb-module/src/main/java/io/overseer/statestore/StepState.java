@@ -11,8 +11,9 @@ import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 
 /**
- * The state record of one step of a task. Only its task ({@link OrderState}) moves it, under the
- * task's row lock, so a step never changes without the task knowing.
+ * The state record of one step of a task (name, state, LockedBy, CompleteBy, FailureCount, attempts).
+ * Only its task ({@link OrderState}) moves it, under the task's row lock, and records each move in
+ * the history.
  */
 @Entity
 @Table(name = "step_state")
@@ -33,8 +34,20 @@ public class StepState {
     private String name;
 
     @Enumerated(EnumType.STRING)
-    @Column(name = "state", nullable = false, length = 16)
+    @Column(name = "state", nullable = false, length = 24)
     private StepStatus state;
+
+    @Column(name = "locked_by", length = 128)
+    private String lockedBy;
+
+    @Column(name = "complete_by")
+    private OffsetDateTime completeBy;
+
+    @Column(name = "failure_count", nullable = false)
+    private int failureCount;
+
+    @Column(name = "compensation_failures", nullable = false)
+    private int compensationFailures;
 
     @Column(name = "attempts", nullable = false)
     private int attempts;
@@ -55,30 +68,41 @@ public class StepState {
         this.updatedAt = now;
     }
 
-    void start(OffsetDateTime now) {
-        move(StepStatus.NotStarted, StepStatus.Running, "start step " + name, now);
+    /** Moves to {@code to} if the step is in one of {@code from}; returns the state it left. */
+    StepStatus move(StepStatus to, OffsetDateTime now, StepStatus... from) {
+        for (StepStatus allowed : from) {
+            if (state == allowed) {
+                StepStatus old = state;
+                state = to;
+                updatedAt = now;
+                return old;
+            }
+        }
+        throw new IllegalTransitionException(task.orderId(), name + " " + state, "move step to " + to);
+    }
+
+    void lock(String owner, OffsetDateTime deadline) {
+        lockedBy = owner;
+        completeBy = deadline;
         attempts++;
     }
 
-    void complete(OffsetDateTime now) {
-        move(StepStatus.Running, StepStatus.Completed, "complete step " + name, now);
+    void unlock() {
+        lockedBy = null;
+        completeBy = null;
     }
 
-    void fail(OffsetDateTime now) {
-        move(StepStatus.Running, StepStatus.Failed, "fail step " + name, now);
+    int countFailure(boolean compensation) {
+        return compensation ? ++compensationFailures : ++failureCount;
     }
 
-    /** The attempt was abandoned (its complete-by passed); the step will be started again. */
-    void reset(OffsetDateTime now) {
-        move(StepStatus.Running, StepStatus.NotStarted, "reset step " + name, now);
+    void clearFailures() {
+        failureCount = 0;
+        compensationFailures = 0;
     }
 
-    private void move(StepStatus from, StepStatus to, String transition, OffsetDateTime now) {
-        if (state != from) {
-            throw new IllegalTransitionException(task.orderId(), state, transition);
-        }
-        state = to;
-        updatedAt = now;
+    boolean isLocked() {
+        return lockedBy != null;
     }
 
     public int seq() {
@@ -91,6 +115,22 @@ public class StepState {
 
     public StepStatus state() {
         return state;
+    }
+
+    public String lockedBy() {
+        return lockedBy;
+    }
+
+    public OffsetDateTime completeBy() {
+        return completeBy;
+    }
+
+    public int failureCount() {
+        return failureCount;
+    }
+
+    public int compensationFailures() {
+        return compensationFailures;
     }
 
     public int attempts() {

@@ -5,5 +5,16 @@ public enum StepStatus {
     NotStarted,
     Running,
     Completed,
-    Failed
+    /** Refused for good by the remote service: its effect was not applied. */
+    Failed,
+    /** Given up after its attempts expired: its effect may or may not have been applied, so it is undone too. */
+    TimedOut,
+    Compensating,
+    Compensated,
+    CompensationFailed;
+
+    /** Whether undoing the task must undo this step (if it has a compensating operation). */
+    public boolean needsCompensation() {
+        return this == Completed || this == TimedOut;
+    }
 }

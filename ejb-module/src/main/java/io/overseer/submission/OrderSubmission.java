@@ -3,11 +3,14 @@ package io.overseer.submission;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import io.overseer.scheduler.DispatchQueue;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.statestore.Actor;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderLine;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.StateStore;
-import io.overseer.workflow.OrderWorkflow;
+import io.overseer.workflow.WorkflowDefinition;
+import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import jakarta.json.bind.JsonbException;
@@ -38,9 +41,13 @@ public class OrderSubmission {
     Validator validator;
     @Inject
     Clocks clocks;
+    @Inject
+    WorkflowRegistry workflows;
+    @Inject
+    InstanceIdentity instance;
 
     /** Stores a validated order and announces it to the schedulers. Returns the new order id. */
-    public String submit(OrderRequest request) {
+    public String submit(OrderRequest request) throws InvalidOrderException {
         String orderId = create(request);
         dispatchQueue.announce(orderId);
         return orderId;
@@ -64,13 +71,17 @@ public class OrderSubmission {
         return create(request);
     }
 
-    private String create(OrderRequest request) {
+    private String create(OrderRequest request) throws InvalidOrderException {
+        String name = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
+        WorkflowDefinition workflow = workflows.find(name)
+                .orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
         String orderId = UUID.randomUUID().toString();
         var now = clocks.now();
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
-        store.create(new CustomerOrder(orderId, request.customerId(), lines, now),
-                OrderState.pending(orderId, OrderWorkflow.NAME, OrderWorkflow.STEPS, now));
-        LOG.log(Level.INFO, "Order {0} Pending for customer {1}", new Object[] {orderId, request.customerId()});
+        store.create(new CustomerOrder(orderId, request.customerId(), lines, now), OrderState.pending(orderId,
+                workflow.name(), workflow.stepNames(), now, Actor.of(Actor.Kind.submission, instance.id())));
+        LOG.log(Level.INFO, "Order {0} Pending for customer {1} ({2})",
+                new Object[] {orderId, request.customerId(), workflow.name()});
         return orderId;
     }
 

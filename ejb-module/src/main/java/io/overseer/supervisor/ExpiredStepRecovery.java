@@ -2,20 +2,28 @@ package io.overseer.supervisor;
 
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.InstanceIdentity;
 import io.overseer.scheduler.DispatchQueue;
+import io.overseer.statestore.Actor;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.WorkflowDefinition;
+import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Recovers one expired order in its own transaction, so one bad row never stops a sweep. The order is
+ * Recovers one expired attempt in its own transaction, so one bad row never stops a sweep. The order is
  * re-checked under its row lock: a reply that completed it since the sweep read it wins. The supervisor
- * does not run the step itself; it asks a scheduler to, through the order queue.
+ * only decides (by the step's {@link RecoveryPolicy}) and records; running the retry or the
+ * compensation is asked of a scheduler through the order queue.
  */
 @Stateless
 public class ExpiredStepRecovery {
@@ -25,13 +33,15 @@ public class ExpiredStepRecovery {
     @Inject
     StateStore store;
     @Inject
-    RecoveryPolicy policy;
+    WorkflowRegistry workflows;
     @Inject
     SupervisorSettings settings;
     @Inject
     DispatchQueue dispatchQueue;
     @Inject
     AlertPublisher alerts;
+    @Inject
+    InstanceIdentity instance;
     @Inject
     Clocks clocks;
 
@@ -42,18 +52,23 @@ public class ExpiredStepRecovery {
         if (state == null || !state.isExpired(now)) {
             return;
         }
-        switch (policy.onExpired(state.failuresIncludingExpiry())) {
-            case RETRY -> {
-                state.expireAndRetry(now, now.plus(settings.retryCompleteBy()));
-                dispatchQueue.announce(orderId);
-                LOG.log(Level.INFO, "Order {0} expired; back to Pending (failure {1})",
-                        new Object[] {orderId, state.failureCount()});
-            }
-            case GIVE_UP -> {
-                state.expireAndGiveUp(now);
-                LOG.log(Level.INFO, "Order {0} expired {1} times; Error", new Object[] {orderId, state.failureCount()});
-                alerts.raise(orderId, "gave-up", state.lastError());
-            }
+        WorkflowDefinition definition = workflows.get(state.workflow());
+        StepDefinition step = definition.step(state.lockedStepName());
+        RecoveryPolicy.Decision decision = RecoveryPolicy.of(step, state.isCompensating())
+                .onExpired(state.failuresIncludingExpiry());
+        Actor supervisor = Actor.of(Actor.Kind.supervisor, instance.id());
+        if (decision.isRetry()) {
+            var retryAt = now.plus(decision.delay());
+            state.retryAfterExpiry(now, retryAt, retryAt.plus(settings.retryCompleteBy()), supervisor);
+            dispatchQueue.announce(orderId, decision.delay());
+        } else if (state.giveUpAfterExpiry(now, definition, supervisor)) {
+            dispatchQueue.announce(orderId, Duration.ZERO);
+        }
+        store.saveHistory(state);
+        LOG.log(Level.INFO, "Order {0}: {1} expired (failure {2}); {3} → {4}",
+                new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState()});
+        if (state.processState() == ProcessState.Error) {
+            alerts.raise(orderId, "needs-operator", state.lastError());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.overseer.supervisor;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -9,11 +8,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /** Supervisor tuning, from MicroProfile Config. */
 @ApplicationScoped
 public class SupervisorSettings {
-
-    /** How many times an expired order is put back to Pending before it goes to Error. */
-    @Inject
-    @ConfigProperty(name = "overseer.supervisor.max-retries", defaultValue = "3")
-    int maxRetries;
 
     /** The complete-by a reset Pending record gets: it must be claimed and finished within this. */
     @Inject
@@ -28,11 +22,6 @@ public class SupervisorSettings {
     @Inject
     @ConfigProperty(name = "overseer.supervisor.batch", defaultValue = "200")
     int batch;
-
-    @Produces
-    RecoveryPolicy recoveryPolicy() {
-        return RecoveryPolicy.retryThenGiveUp(maxRetries);
-    }
 
     public Duration retryCompleteBy() {
         return retryCompleteBy;

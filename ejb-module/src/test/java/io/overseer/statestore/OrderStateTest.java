@@ -6,145 +6,224 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.StepDefinition.OnExhausted;
+import io.overseer.workflow.WorkflowDefinition;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class OrderStateTest {
 
     private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 21, 12, 0, 0, 0, ZoneOffset.UTC);
     private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Actor SCHEDULER = Actor.of(Actor.Kind.scheduler, "node-a");
+    private static final Actor AGENT = Actor.of(Actor.Kind.agent, "remote");
+    private static final Actor SUPERVISOR = Actor.of(Actor.Kind.supervisor, "node-a");
 
-    private final OrderState state = OrderState.pending("o-1", "order", List.of("charge-payment"), T0);
+    private static StepDefinition step(String name, String compensation, OnExhausted onExhausted) {
+        return new StepDefinition(name, name, compensation, LEASE, 2, null, null, onExhausted);
+    }
+
+    private static final WorkflowDefinition ORDER = new WorkflowDefinition("order", List.of(
+            step("reserve", "release", OnExhausted.COMPENSATE),
+            step("charge", "refund", OnExhausted.COMPENSATE),
+            step("ship", "cancel", OnExhausted.COMPENSATE)));
+    private static final WorkflowDefinition SINGLE = new WorkflowDefinition("single",
+            List.of(step("charge", null, OnExhausted.ERROR)));
+
+    private static OrderState pending(WorkflowDefinition workflow) {
+        return OrderState.pending("o-1", workflow.name(), workflow.stepNames(), T0,
+                Actor.of(Actor.Kind.submission, "node-a"));
+    }
 
     @Test
-    void newRecordIsPendingUnlockedWithoutFailures() {
+    void newRecordIsPendingUnlockedWithoutFailuresAndRecordsItsCreation() {
+        OrderState state = pending(ORDER);
+
         assertEquals(ProcessState.Pending, state.processState());
         assertNull(state.lockedBy());
         assertNull(state.completeBy());
         assertEquals(0, state.failureCount());
-        assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
+        assertTrue(state.steps().stream().allMatch(s -> s.state() == StepStatus.NotStarted));
+        List<HistoryEntry> history = state.drainHistory();
+        assertEquals(1, history.size());
+        assertEquals("Pending", history.get(0).toState());
+        assertTrue(state.drainHistory().isEmpty(), "drained once");
     }
 
     @Test
-    void claimLocksSetsCompleteByAndStartsTheStep() {
-        Attempt attempt = state.claim("node-a", T0, LEASE);
+    void claimLocksTaskAndFirstStepAndIncrementsTheEpoch() {
+        OrderState state = pending(ORDER);
+
+        Attempt attempt = state.claim("node-a", T0, ORDER, SCHEDULER);
 
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
         assertEquals(T0.plus(LEASE), state.completeBy());
-        assertEquals(1, attempt.epoch());
-        assertEquals("charge-payment", attempt.stepName());
-        assertEquals(StepStatus.Running, state.steps().get(0).state());
-        assertEquals(1, state.steps().get(0).attempts());
+        assertEquals(new Attempt("o-1", 1, 0, "reserve", "reserve", false, T0.plus(LEASE)), attempt);
+        StepState first = state.steps().get(0);
+        assertEquals(StepStatus.Running, first.state());
+        assertEquals("node-a", first.lockedBy());
+        assertEquals(1, first.attempts());
+        assertThrows(IllegalTransitionException.class, () -> state.claim("node-b", T0, ORDER, SCHEDULER));
     }
 
     @Test
-    void aClaimedRecordCannotBeClaimedAgain() {
-        state.claim("node-a", T0, LEASE);
-        assertThrows(IllegalTransitionException.class, () -> state.claim("node-b", T0, LEASE));
-        assertEquals("node-a", state.lockedBy());
-    }
+    void stepsRunInOrderEachWithANewEpochUntilProcessed() {
+        OrderState state = pending(ORDER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
 
-    @Test
-    void completingTheLastStepProcessesTheOrder() {
-        Attempt attempt = state.claim("node-a", T0, LEASE);
+        Attempt b = state.succeed(a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt c = state.succeed(b.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Optional<Attempt> none = state.succeed(c.epoch(), 2, T0, ORDER, AGENT);
 
-        assertTrue(state.completeStep(attempt.epoch(), attempt.stepSeq(), T0.plusSeconds(1), LEASE).isEmpty());
-
+        assertEquals(List.of("charge", "ship"), List.of(b.stepName(), c.stepName()));
+        assertEquals(List.of(2L, 3L), List.of(b.epoch(), c.epoch()));
+        assertTrue(none.isEmpty());
         assertEquals(ProcessState.Processed, state.processState());
         assertNull(state.lockedBy());
-        assertEquals(StepStatus.Completed, state.steps().get(0).state());
-    }
-
-    @Test
-    void multiStepWorkflowRunsStepsInOrderWithANewEpochEach() {
-        OrderState twoSteps = OrderState.pending("o-2", "order", List.of("a", "b"), T0);
-        Attempt first = twoSteps.claim("node-a", T0, LEASE);
-
-        Attempt second = twoSteps.completeStep(first.epoch(), 0, T0.plusSeconds(1), LEASE).orElseThrow();
-
-        assertEquals("b", second.stepName());
-        assertEquals(first.epoch() + 1, second.epoch());
-        assertEquals(ProcessState.Processing, twoSteps.processState());
-        assertFalse(twoSteps.isCurrent(first.epoch(), 0));
+        assertTrue(state.steps().stream().allMatch(s -> s.state() == StepStatus.Completed && s.lockedBy() == null));
     }
 
     @Test
     void staleRepliesAreRefused() {
-        Attempt attempt = state.claim("node-a", T0, LEASE);
+        OrderState state = pending(ORDER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.succeed(a.epoch(), 0, T0, ORDER, AGENT);
 
-        assertFalse(state.isCurrent(attempt.epoch() - 1, 0));
-        assertThrows(IllegalTransitionException.class,
-                () -> state.completeStep(attempt.epoch() + 1, 0, T0, LEASE));
-        assertEquals(ProcessState.Processing, state.processState());
+        assertFalse(state.isCurrent(a.epoch(), 0));
+        assertThrows(IllegalTransitionException.class, () -> state.succeed(a.epoch(), 0, T0, ORDER, AGENT));
+        assertEquals(StepStatus.Running, state.steps().get(1).state());
     }
 
     @Test
-    void nontransientFailureSetsError() {
-        Attempt attempt = state.claim("node-a", T0, LEASE);
+    void aRefusedStepUndoesTheCompletedOnesNewestFirst() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt ship = state.succeed(charge.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
 
-        state.failStep(attempt.epoch(), 0, "HTTP 422", T0.plusSeconds(1));
+        Attempt refund = state.fail(ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.succeed(refund.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Optional<Attempt> done = state.succeed(release.epoch(), 0, T0, ORDER, AGENT);
+
+        assertEquals(List.of("refund", "release"), List.of(refund.operation(), release.operation()));
+        assertTrue(refund.compensation() && release.compensation());
+        assertTrue(done.isEmpty());
+        assertEquals(ProcessState.Compensated, state.processState());
+        assertEquals(List.of(StepStatus.Compensated, StepStatus.Compensated, StepStatus.Failed),
+                state.steps().stream().map(StepState::state).toList());
+    }
+
+    @Test
+    void aFailedCompensationNeedsAnOperator() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.fail(charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+
+        state.fail(release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT);
 
         assertEquals(ProcessState.Error, state.processState());
-        assertEquals("HTTP 422", state.lastError());
+        assertEquals(StepStatus.CompensationFailed, state.steps().get(0).state());
+        assertTrue(state.lastError().startsWith("compensation of reserve failed"), state.lastError());
+    }
+
+    @Test
+    void aRefusedStepWithErrorPolicyStopsInError() {
+        OrderState state = pending(SINGLE);
+        Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER);
+
+        assertTrue(state.fail(a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT).isEmpty());
+
+        assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.Failed, state.steps().get(0).state());
-        assertThrows(IllegalTransitionException.class, () -> state.claim("node-a", T0, LEASE));
     }
 
     @Test
-    void expiryIsOnlyAfterCompleteBy() {
-        state.claim("node-a", T0, LEASE);
-
-        assertFalse(state.isExpired(T0.plus(LEASE)));
-        assertTrue(state.isExpired(T0.plus(LEASE).plusNanos(1)));
-        assertThrows(IllegalTransitionException.class, () -> state.expireAndRetry(T0.plusSeconds(1), T0));
-    }
-
-    @Test
-    void retryAfterExpiryCountsTheFailureAndResetsToPending() {
-        Attempt first = state.claim("node-a", T0, LEASE);
+    void expiryIsOnlyAfterCompleteByAndRetryResetsTheStepToPendingNotBeforeTheBackoff() {
+        OrderState state = pending(ORDER);
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
-        state.expireAndRetry(later, later.plusSeconds(60));
+        assertFalse(state.isExpired(T0.plus(LEASE)));
+        assertTrue(state.isExpired(later));
+        assertEquals(1, state.failuresIncludingExpiry());
+        state.retryAfterExpiry(later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
 
         assertEquals(ProcessState.Pending, state.processState());
         assertNull(state.lockedBy());
         assertEquals(later.plusSeconds(60), state.completeBy());
         assertEquals(1, state.failureCount());
+        assertEquals(1, state.steps().get(0).failureCount());
         assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
-        Attempt second = state.claim("node-b", later, LEASE);
+        assertFalse(state.isClaimable(later.plusSeconds(4)), "not before the backoff");
+        Attempt second = state.claim("node-b", later.plusSeconds(5), ORDER, SCHEDULER);
         assertEquals(first.epoch() + 1, second.epoch());
-        assertFalse(state.isCurrent(first.epoch(), 0));
+        assertEquals(2, state.steps().get(0).attempts());
     }
 
     @Test
-    void givingUpAfterExpirySetsError() {
-        state.claim("node-a", T0, LEASE);
-
-        state.expireAndGiveUp(T0.plus(LEASE).plusSeconds(1));
-
-        assertEquals(ProcessState.Error, state.processState());
-        assertEquals(1, state.failureCount());
-        assertEquals(StepStatus.Failed, state.steps().get(0).state());
-    }
-
-    @Test
-    void finalStatesRefuseEveryTransition() {
-        Attempt attempt = state.claim("node-a", T0, LEASE);
-        state.completeStep(attempt.epoch(), 0, T0, LEASE);
+    void givingUpAfterExpiryCompensatesTheTimedOutStepToo() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
-        assertTrue(state.processState().isFinal());
-        assertFalse(state.isExpired(later));
-        assertThrows(IllegalTransitionException.class, () -> state.expireAndGiveUp(later));
-        assertThrows(IllegalTransitionException.class, () -> state.failStep(attempt.epoch(), 0, "x", later));
+        assertTrue(state.giveUpAfterExpiry(later, ORDER, SUPERVISOR), "a compensation awaits a scheduler");
+
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
+        Attempt refund = state.claim("node-b", later, ORDER, SCHEDULER);
+        assertEquals("refund", refund.operation(), "the timed-out charge may have been applied");
     }
 
     @Test
-    void aWorkflowNeedsSteps() {
-        assertThrows(IllegalArgumentException.class, () -> OrderState.pending("o-3", "order", List.of(), T0));
+    void anExpiredCompensationIsRetriedThenGivenUpToError() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.fail(charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        OffsetDateTime later = release.completeBy().plusSeconds(1);
+
+        state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertTrue(state.isClaimable(later));
+        Attempt again = state.claim("node-b", later, ORDER, SCHEDULER);
+        assertEquals("release", again.operation());
+        OffsetDateTime muchLater = again.completeBy().plusSeconds(1);
+        assertFalse(state.giveUpAfterExpiry(muchLater, ORDER, SUPERVISOR));
+
+        assertEquals(ProcessState.Error, state.processState());
+        assertEquals(StepStatus.CompensationFailed, state.steps().get(0).state());
+    }
+
+    @Test
+    void nothingToUndoEndsCompensatedAtOnce() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+
+        assertTrue(state.fail(reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT).isEmpty());
+
+        assertEquals(ProcessState.Compensated, state.processState());
+    }
+
+    @Test
+    void everyTransitionIsInTheHistory() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT);
+
+        List<String> moves = state.drainHistory().stream()
+                .map(h -> (h.stepName() == null ? "task" : h.stepName()) + ":" + h.fromState() + ">" + h.toState() + "@" + h.actor())
+                .toList();
+
+        assertEquals(List.of("task:null>Pending@submission", "task:Pending>Processing@scheduler",
+                "reserve:NotStarted>Running@scheduler", "reserve:Running>Completed@agent",
+                "charge:NotStarted>Running@scheduler"), moves);
     }
 }

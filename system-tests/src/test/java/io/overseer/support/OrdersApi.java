@@ -22,6 +22,11 @@ public final class OrdersApi {
         return "{\"customerId\":\"" + customerId + "\",\"items\":[{\"sku\":\"" + sku + "\",\"quantity\":" + quantity + "}]}";
     }
 
+    public static String order(String customerId, String workflow) {
+        return "{\"customerId\":\"" + customerId + "\",\"workflow\":\"" + workflow
+                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]}";
+    }
+
     public Http.Reply submitRaw(String contentType, String body) {
         return Http.post(base.resolve("api/orders"), contentType, body);
     }
@@ -31,6 +36,19 @@ public final class OrdersApi {
         Http.Reply reply = submitRaw("application/json", order(customerId, "A-1", 2));
         assertEquals(202, reply.status(), reply.body());
         return reply.json().get("orderId").asText();
+    }
+
+    /** Submits an order of the given workflow (task type), asserts 202, returns its id. */
+    public String submit(String customerId, String workflow) {
+        Http.Reply reply = submitRaw("application/json", order(customerId, workflow));
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().get("orderId").asText();
+    }
+
+    public JsonNode history(String orderId) {
+        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId + "/history"));
+        assertEquals(200, reply.status(), reply.body());
+        return reply.json();
     }
 
     public JsonNode get(String orderId) {

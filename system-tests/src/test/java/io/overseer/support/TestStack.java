@@ -36,12 +36,19 @@ public final class TestStack implements LauncherSessionListener {
 
     /** Retries the supervisor grants before Error, as configured for the servers tests start. */
     public static final int MAX_RETRIES = 3;
-    /** Application properties for test servers: short deadlines so expiries happen within seconds. */
-    public static final Map<String, String> APP_PROPERTIES = Map.of(
-            "overseer.scheduler.complete-by", "PT3S",
-            "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
-            "overseer.supervisor.retry-complete-by", "PT10S",
-            "overseer.scheduler.stranded-after", "PT5S");
+    /**
+     * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
+     * a single step that stops in Error when it gives up, and a two-step "express" order.
+     */
+    public static final String EXTRA_WORKFLOWS = """
+            {"workflows": [
+              {"name": "single-charge", "steps": [{"name": "charge-payment", "onExhausted": "error"}]},
+              {"name": "express", "steps": [
+                {"name": "reserve-inventory", "compensation": "release-inventory"},
+                {"name": "arrange-shipping", "compensation": "cancel-shipment"}]}
+            ]}
+            """;
+    private static Map<String, String> appProperties = Map.of();
 
     private static PostgresNode postgres;
     private static BrokerNode broker;
@@ -79,13 +86,20 @@ public final class TestStack implements LauncherSessionListener {
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
         simulator.start();
+        Path workflows = Files.writeString(workDir.resolve("workflows.json"), EXTRA_WORKFLOWS);
+        appProperties = Map.of(
+                "overseer.scheduler.complete-by", "PT3S",
+                "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
+                "overseer.supervisor.retry-complete-by", "PT10S",
+                "overseer.scheduler.stranded-after", "PT5S",
+                "overseer.workflows.file", workflows.toString());
         publishArquillianProperties();
     }
 
     /** System properties that arquillian.xml refers to as ${...}. */
     private static void publishArquillianProperties() throws IOException {
         StringBuilder jvm = new StringBuilder("-Xmx512m -Doverseer.remote-service.url=" + simulatorUrl());
-        APP_PROPERTIES.forEach((key, value) -> jvm.append(" -D").append(key).append('=').append(value));
+        appProperties.forEach((key, value) -> jvm.append(" -D").append(key).append('=').append(value));
         System.setProperty("overseer.it.jvmOptions", jvm.toString());
         System.setProperty("overseer.it.microOptions", "--nocluster --addlibs " + layout.postgresqlJar()
                 + " --postbootcommandfile " + writePostBoot());
@@ -120,6 +134,11 @@ public final class TestStack implements LauncherSessionListener {
         simulator = null;
         broker = null;
         postgres = null;
+    }
+
+    /** Application properties for test servers: short deadlines so expiries happen within seconds. */
+    public static Map<String, String> appProperties() {
+        return appProperties;
     }
 
     public static StackLayout layout() {

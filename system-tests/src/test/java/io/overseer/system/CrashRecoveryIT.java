@@ -30,6 +30,9 @@ class CrashRecoveryIT {
     private static final Logger LOG = Logger.getLogger(CrashRecoveryIT.class.getName());
     private static final int ORDERS = 200;
     private static final String CUSTOMER = "c-crash-";
+    private static final String STEPPED = "c-stepped-";
+    /** Steps of the default order workflow: each accepted order applies exactly this many effects. */
+    private static final int STEPS = 3;
 
     private AppServerNode server;
 
@@ -67,11 +70,53 @@ class CrashRecoveryIT {
         for (String id : ids) {
             JsonNode order = api.get(id);
             assertEquals("Processed", order.get("processState").asText(), order.toString());
-            assertEquals(1, simulator.effects(id).size(), "effects of " + id);
+            assertEquals(STEPS, simulator.effects(id).size(), "effects of " + id);
         }
         JsonNode stats = simulator.stats();
         assertEquals(0, stats.get("appliedTwice").asLong(), stats.toString());
-        assertEquals(ORDERS, stats.get("applied").asLong() - appliedBefore, stats.toString());
+        assertEquals(ORDERS * STEPS, stats.get("applied").asLong() - appliedBefore, stats.toString());
+    }
+
+    @Test
+    void killNineBetweenStepsResumesAtTheStepInFlightAndNeverRepeatsACompletedOne() throws Exception {
+        server = SystemServers.payaraMicro("between-steps");
+        server.start();
+        OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
+        SimulatorApi simulator = TestStack.simulator();
+        simulator.clearFaults();
+        // Step 2 hangs, so every order has step 1 done and step 2 in flight when the server dies.
+        simulator.fault("charge-payment", "hang", 1.0, 0);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(api.submit(STEPPED + i));
+        }
+        awaitCount("SELECT count(*) FROM step_state s JOIN customer_order o ON o.order_id = s.order_id"
+                + " WHERE o.customer_id LIKE ? AND s.name = 'reserve-inventory' AND s.state = 'Completed'", STEPPED + "%", 20);
+
+        server.kill9();
+        simulator.clearFaults();
+        server.start();
+        for (String id : ids) {
+            api.awaitState(id, Duration.ofSeconds(120), "Processed");
+        }
+
+        assertEquals(20, TestStack.scalar("SELECT count(*) FROM step_state s JOIN customer_order o ON o.order_id = s.order_id"
+                + " WHERE o.customer_id LIKE ? AND s.name = 'reserve-inventory' AND s.attempts = 1", STEPPED + "%"),
+                "step 1 ran once for every order: it was not called again after the restart");
+        for (String id : ids) {
+            assertEquals(STEPS, simulator.effects(id).size(), "effects of " + id);
+        }
+        assertEquals(0, simulator.stats().get("appliedTwice").asLong());
+    }
+
+    private static void awaitCount(String sql, String parameter, long count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (TestStack.scalar(sql, parameter) < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Only " + TestStack.scalar(sql, parameter) + " of " + count + ": " + sql);
+            }
+            Thread.sleep(100);
+        }
     }
 
     private static List<String> submitConcurrently(OrdersApi api, int count) throws Exception {

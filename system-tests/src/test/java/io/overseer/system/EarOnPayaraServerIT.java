@@ -65,7 +65,7 @@ class EarOnPayaraServerIT {
         String orderId = api.submit("c-ear");
 
         assertEquals("Processed", api.awaitState(orderId, Duration.ofSeconds(90), "Processed").get("processState").asText());
-        assertEquals(1, TestStack.simulator().effects(orderId).size());
+        assertEquals(3, TestStack.simulator().effects(orderId).size(), "one effect per step of the order workflow");
     }
 
     private static Path writePostBoot() throws IOException {

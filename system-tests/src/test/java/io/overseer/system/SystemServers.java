@@ -16,7 +16,7 @@ final class SystemServers {
         var broker = TestStack.broker();
         AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                TestStack.simulatorUrl(), TestStack.APP_PROPERTIES, "512m");
+                TestStack.simulatorUrl(), TestStack.appProperties(), "512m");
         Path dir = TestStack.workDir().resolve(name);
         return new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
     }

@@ -2,6 +2,8 @@ package io.overseer.api;
 
 import io.overseer.statestore.OrderQueries;
 import io.overseer.statestore.OrderView;
+import io.overseer.statestore.HistoryView;
+import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderRequest;
 import io.overseer.submission.OrderSubmission;
 import jakarta.enterprise.context.RequestScoped;
@@ -19,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Context;
+import java.util.List;
 import java.util.Map;
 
 /** Submit orders and read their state. Errors become problem responses in {@link ProblemMappers}. */
@@ -36,7 +39,8 @@ public class OrdersResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order) {
+    public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order)
+            throws InvalidOrderException {
         String orderId = submission.submit(order);
         return Response.accepted(Map.of("orderId", orderId, "processState", "Pending"))
                 .location(uriInfo.getAbsolutePathBuilder().path(orderId).build())
@@ -47,5 +51,12 @@ public class OrdersResource {
     @Path("{orderId}")
     public OrderView get(@PathParam("orderId") String orderId) {
         return queries.find(orderId).orElseThrow(() -> new NotFoundException("No order " + orderId));
+    }
+
+    /** Every transition of the order and of each of its steps, oldest first. */
+    @GET
+    @Path("{orderId}/history")
+    public List<HistoryView> history(@PathParam("orderId") String orderId) {
+        return queries.history(orderId).orElseThrow(() -> new NotFoundException("No order " + orderId));
     }
 }

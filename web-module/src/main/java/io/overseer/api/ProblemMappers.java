@@ -63,6 +63,24 @@ public final class ProblemMappers {
         }
     }
 
+    /** An order the application refuses as it stands (e.g. an unknown workflow): 400. */
+    @Provider
+    public static class InvalidOrder implements ExceptionMapper<io.overseer.submission.InvalidOrderException> {
+        @Override
+        public Response toResponse(io.overseer.submission.InvalidOrderException e) {
+            return respond(Problem.of(400, "Invalid order", e.getMessage()));
+        }
+    }
+
+    /** An action the order's state does not allow (e.g. resubmitting a Processed order): 409. */
+    @Provider
+    public static class Conflict implements ExceptionMapper<io.overseer.statestore.IllegalTransitionException> {
+        @Override
+        public Response toResponse(io.overseer.statestore.IllegalTransitionException e) {
+            return respond(Problem.of(409, "Conflict", e.getMessage()));
+        }
+    }
+
     /** Malformed JSON or JSON of the wrong shape: 400. */
     @Provider
     public static class Unreadable implements ExceptionMapper<ProcessingException> {

@@ -1,0 +1,63 @@
+package io.overseer.admin;
+
+import io.overseer.platform.Clocks;
+import io.overseer.scheduler.DispatchQueue;
+import io.overseer.statestore.Actor;
+import io.overseer.statestore.OrderState;
+import io.overseer.statestore.StateStore;
+import io.overseer.workflow.WorkflowRegistry;
+import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What an operator may do to an order: run it again from where it failed, or cancel it (undoing what it
+ * did). Each action is one transaction under the order's row lock, recorded in the history with the
+ * operator's name and reason; the work itself is handed to a scheduler through the order queue.
+ */
+@Stateless
+public class OperatorActions {
+
+    private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
+
+    @Inject
+    StateStore store;
+    @Inject
+    WorkflowRegistry workflows;
+    @Inject
+    DispatchQueue dispatchQueue;
+    @Inject
+    Clocks clocks;
+
+    /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
+    public boolean resubmit(String orderId, String operator, String reason) {
+        Optional<OrderState> locked = store.lock(orderId);
+        locked.ifPresent(state -> {
+            state.resubmit(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
+            finish(state, "resubmitted", operator, reason, true);
+        });
+        return locked.isPresent();
+    }
+
+    /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
+    public boolean cancel(String orderId, String operator, String reason) {
+        Optional<OrderState> locked = store.lock(orderId);
+        locked.ifPresent(state -> {
+            boolean awaits = state.cancel(clocks.now(), workflows.get(state.workflow()),
+                    Actor.of(Actor.Kind.operator, operator), reason);
+            finish(state, "cancelled", operator, reason, awaits);
+        });
+        return locked.isPresent();
+    }
+
+    private void finish(OrderState state, String action, String operator, String reason, boolean dispatch) {
+        store.saveHistory(state);
+        if (dispatch) {
+            dispatchQueue.announce(state.orderId());
+        }
+        LOG.log(Level.INFO, "Order {0} {1} by operator {2} ({3}): now {4}",
+                new Object[] {state.orderId(), action, operator, reason, state.processState()});
+    }
+}

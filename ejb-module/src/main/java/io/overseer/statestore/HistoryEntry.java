@@ -1,0 +1,99 @@
+package io.overseer.statestore;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.OffsetDateTime;
+
+/** One transition of a task or of one of its steps: when, who, from what to what, and why. Append-only. */
+@Entity
+@Table(name = "order_history")
+public class HistoryEntry {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    @Column(name = "id")
+    private Long id;
+
+    @Column(name = "order_id", nullable = false, length = 36)
+    private String orderId;
+
+    @Column(name = "seq", nullable = false)
+    private int seq;
+
+    @Column(name = "step_name", length = 64)
+    private String stepName;
+
+    @Column(name = "at", nullable = false)
+    private OffsetDateTime at;
+
+    @Column(name = "actor", nullable = false, length = 16)
+    private String actor;
+
+    @Column(name = "actor_name", nullable = false, length = 128)
+    private String actorName;
+
+    @Column(name = "from_state", length = 24)
+    private String fromState;
+
+    @Column(name = "to_state", nullable = false, length = 24)
+    private String toState;
+
+    @Column(name = "reason", length = 1000)
+    private String reason;
+
+    protected HistoryEntry() {
+        // for JPA
+    }
+
+    HistoryEntry(String orderId, int seq, String stepName, OffsetDateTime at, Actor actor, Object from, Object to, String reason) {
+        this.orderId = orderId;
+        this.seq = seq;
+        this.stepName = stepName;
+        this.at = at;
+        this.actor = actor.kind().name();
+        this.actorName = actor.name();
+        this.fromState = from == null ? null : from.toString();
+        this.toState = to.toString();
+        this.reason = reason == null || reason.length() <= 1000 ? reason : reason.substring(0, 1000);
+    }
+
+    public Long id() {
+        return id;
+    }
+
+    public String orderId() {
+        return orderId;
+    }
+
+    public String stepName() {
+        return stepName;
+    }
+
+    public OffsetDateTime at() {
+        return at;
+    }
+
+    public String actor() {
+        return actor;
+    }
+
+    public String actorName() {
+        return actorName;
+    }
+
+    public String fromState() {
+        return fromState;
+    }
+
+    public String toState() {
+        return toState;
+    }
+
+    public String reason() {
+        return reason;
+    }
+}

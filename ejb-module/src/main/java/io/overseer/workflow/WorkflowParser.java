@@ -1,0 +1,165 @@
+package io.overseer.workflow;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads workflow definitions from JSON and refuses anything doubtful with a message that says where:
+ * a typo in a definition must stop the deployment, not surface as a stuck order later.
+ *
+ * <pre>{"workflows": [{"name": "order", "steps": [
+ *     {"name": "charge-payment", "compensation": "refund-payment", "completeBy": "PT30S",
+ *      "maxRetries": 3, "backoff": {"initial": "PT1S", "cap": "PT1M"}, "onExhausted": "compensate"}]}]}</pre>
+ */
+public final class WorkflowParser {
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    private static final Set<String> STEP_FIELDS = Set.of("name", "operation", "compensation", "completeBy",
+            "maxRetries", "backoff", "onExhausted");
+
+    private final Duration defaultCompleteBy;
+    private final int defaultMaxRetries;
+
+    /** Steps that do not say otherwise get these complete-by and retry limits. */
+    public WorkflowParser(Duration defaultCompleteBy, int defaultMaxRetries) {
+        this.defaultCompleteBy = defaultCompleteBy;
+        this.defaultMaxRetries = defaultMaxRetries;
+    }
+
+    public List<WorkflowDefinition> parse(String json, String source) {
+        JsonObject root;
+        try {
+            root = Json.createReader(new StringReader(json)).readObject();
+        } catch (JsonException | IllegalStateException e) {
+            throw new WorkflowDefinitionException(source + ": not a JSON object: " + e.getMessage());
+        }
+        requireOnly(root, Set.of("workflows"), source);
+        List<WorkflowDefinition> workflows = new ArrayList<>();
+        for (JsonValue value : array(root, "workflows", source)) {
+            workflows.add(workflow(object(value, source + ": workflows[]"), source));
+        }
+        return workflows;
+    }
+
+    private WorkflowDefinition workflow(JsonObject json, String source) {
+        String name = name(json, "name", source + ": workflow");
+        String where = source + ": workflow '" + name + "'";
+        requireOnly(json, Set.of("name", "steps"), where);
+        List<StepDefinition> steps = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (JsonValue value : array(json, "steps", where)) {
+            StepDefinition step = step(object(value, where + ": steps[]"), where);
+            if (!seen.add(step.name())) {
+                throw new WorkflowDefinitionException(where + ": step '" + step.name() + "' appears twice");
+            }
+            steps.add(step);
+        }
+        if (steps.isEmpty()) {
+            throw new WorkflowDefinitionException(where + ": needs at least one step");
+        }
+        return new WorkflowDefinition(name, steps);
+    }
+
+    private StepDefinition step(JsonObject json, String workflow) {
+        String name = name(json, "name", workflow + ": step");
+        String where = workflow + ", step '" + name + "'";
+        requireOnly(json, STEP_FIELDS, where);
+        String operation = json.containsKey("operation") ? name(json, "operation", where) : name;
+        String compensation = json.containsKey("compensation") ? string(json, "compensation", where) : "none";
+        if (!compensation.equals("none") && !NAME.matcher(compensation).matches()) {
+            throw new WorkflowDefinitionException(where + ": compensation must be an operation name or \"none\"");
+        }
+        Duration completeBy = json.containsKey("completeBy") ? duration(json, "completeBy", where) : defaultCompleteBy;
+        int maxRetries = json.containsKey("maxRetries") ? integer(json, "maxRetries", where) : defaultMaxRetries;
+        Duration initial = null;
+        Duration cap = null;
+        if (json.containsKey("backoff")) {
+            JsonObject backoff = object(json.get("backoff"), where + ": backoff");
+            requireOnly(backoff, Set.of("initial", "cap"), where + ": backoff");
+            initial = duration(backoff, "initial", where + ": backoff");
+            cap = backoff.containsKey("cap") ? duration(backoff, "cap", where + ": backoff") : initial.multipliedBy(32);
+            if (cap.compareTo(initial) < 0) {
+                throw new WorkflowDefinitionException(where + ": backoff cap is shorter than its initial wait");
+            }
+        }
+        return new StepDefinition(name, operation, compensation.equals("none") ? null : compensation, completeBy,
+                maxRetries, initial, cap, onExhausted(json, where));
+    }
+
+    private static StepDefinition.OnExhausted onExhausted(JsonObject json, String where) {
+        String value = json.containsKey("onExhausted") ? string(json, "onExhausted", where) : "compensate";
+        return switch (value) {
+            case "compensate" -> StepDefinition.OnExhausted.COMPENSATE;
+            case "error" -> StepDefinition.OnExhausted.ERROR;
+            default -> throw new WorkflowDefinitionException(where + ": onExhausted must be \"compensate\" or \"error\", was \"" + value + "\"");
+        };
+    }
+
+    private static void requireOnly(JsonObject json, Set<String> allowed, String where) {
+        for (String key : json.keySet()) {
+            if (!allowed.contains(key)) {
+                throw new WorkflowDefinitionException(where + ": unknown field '" + key + "' (allowed: " + new java.util.TreeSet<>(allowed) + ")");
+            }
+        }
+    }
+
+    private static JsonArray array(JsonObject json, String key, String where) {
+        if (!(json.get(key) instanceof JsonArray array)) {
+            throw new WorkflowDefinitionException(where + ": '" + key + "' must be an array");
+        }
+        return array;
+    }
+
+    private static JsonObject object(JsonValue value, String where) {
+        if (!(value instanceof JsonObject object)) {
+            throw new WorkflowDefinitionException(where + ": must be an object");
+        }
+        return object;
+    }
+
+    private static String string(JsonObject json, String key, String where) {
+        if (json.get(key) == null || json.get(key).getValueType() != JsonValue.ValueType.STRING) {
+            throw new WorkflowDefinitionException(where + ": '" + key + "' must be a string");
+        }
+        return json.getString(key);
+    }
+
+    private static String name(JsonObject json, String key, String where) {
+        String value = string(json, key, where);
+        if (!NAME.matcher(value).matches()) {
+            throw new WorkflowDefinitionException(where + ": '" + key + "' must match " + NAME.pattern() + ", was \"" + value + "\"");
+        }
+        return value;
+    }
+
+    private static int integer(JsonObject json, String key, String where) {
+        if (json.get(key).getValueType() != JsonValue.ValueType.NUMBER || !json.getJsonNumber(key).isIntegral()
+                || json.getInt(key) < 0) {
+            throw new WorkflowDefinitionException(where + ": '" + key + "' must be a whole number >= 0");
+        }
+        return json.getInt(key);
+    }
+
+    private static Duration duration(JsonObject json, String key, String where) {
+        try {
+            Duration value = Duration.parse(string(json, key, where));
+            if (value.isNegative() || value.isZero()) {
+                throw new WorkflowDefinitionException(where + ": '" + key + "' must be positive");
+            }
+            return value;
+        } catch (DateTimeParseException e) {
+            throw new WorkflowDefinitionException(where + ": '" + key + "' must be an ISO-8601 duration such as PT30S");
+        }
+    }
+}

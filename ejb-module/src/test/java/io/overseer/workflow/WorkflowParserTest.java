@@ -1,0 +1,65 @@
+package io.overseer.workflow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkflowParserTest {
+
+    private final WorkflowParser parser = new WorkflowParser(Duration.ofSeconds(30), 3);
+
+    @Test
+    void theBuiltInOrderWorkflowHasThreeCompensatedSteps() throws IOException {
+        String json;
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(WorkflowRegistry.BUILT_IN)) {
+            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        WorkflowDefinition order = parser.parse(json, "built-in").get(0);
+
+        assertEquals("order", order.name());
+        assertEquals(List.of("reserve-inventory", "charge-payment", "arrange-shipping"), order.stepNames());
+        assertEquals(List.of("release-inventory", "refund-payment", "cancel-shipment"),
+                order.steps().stream().map(s -> s.compensationOperation().orElseThrow()).toList());
+        assertEquals(Duration.ofSeconds(30), order.step("charge-payment").completeBy());
+        assertEquals(3, order.step("charge-payment").maxRetries());
+    }
+
+    @Test
+    void readsEveryFieldOfAStep() {
+        StepDefinition step = parser.parse("""
+                {"workflows":[{"name":"w","steps":[{"name":"a","operation":"op-a","compensation":"none",
+                 "completeBy":"PT5S","maxRetries":1,"backoff":{"initial":"PT1S","cap":"PT8S"},"onExhausted":"error"}]}]}
+                """, "t").get(0).steps().get(0);
+
+        assertEquals(new StepDefinition("a", "op-a", null, Duration.ofSeconds(5), 1, Duration.ofSeconds(1),
+                Duration.ofSeconds(8), StepDefinition.OnExhausted.ERROR), step);
+        assertNull(step.compensation());
+        assertEquals(Duration.ofSeconds(8), step.retryDelay(10));
+    }
+
+    @Test
+    void malformedDefinitionsAreRefusedSayingWhere() {
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[]}]}", "workflow 'w': needs at least one step");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"retries\":2}]}]}", "unknown field 'retries'");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\"},{\"name\":\"a\"}]}]}", "appears twice");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"completeBy\":\"30s\"}]}]}", "ISO-8601");
+        assertRefused("{\"workflows\":[{\"name\":\"W X\",\"steps\":[{\"name\":\"a\"}]}]}", "must match");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"onExhausted\":\"retry\"}]}]}", "onExhausted");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"maxRetries\":-1}]}]}", "maxRetries");
+        assertRefused("[1,2]", "not a JSON object");
+    }
+
+    private void assertRefused(String json, String expected) {
+        WorkflowDefinitionException e = assertThrows(WorkflowDefinitionException.class, () -> parser.parse(json, "t"));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+}
