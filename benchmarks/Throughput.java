@@ -3,7 +3,8 @@
  * (./run), then waits until every order is final, and prints submit rate, end-to-end orders/s and the
  * submit→final latency percentiles. Single-file program, JDK only:
  *
- *   java benchmarks/Throughput.java [baseUrl=http://localhost:8080] [orders=2000] [clients=16] [simulator=http://localhost:8090]
+ *   java benchmarks/Throughput.java [baseUrl=http://localhost:8080] [orders=2000] [clients=16]
+ *        [simulator=http://localhost:8090] [effectsPerOrder=3]
  *
  * It measures the whole pipeline (HTTP, PostgreSQL, Artemis, agent, simulator) on this machine; compare
  * figures as ratios within one run, not across machines.
@@ -37,6 +38,8 @@ public class Throughput {
         int orders = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
         int clients = args.length > 2 ? Integer.parseInt(args[2]) : 16;
         String simulator = args.length > 3 ? args[3] : "http://localhost:8090";
+        // Effects one order applies at the simulator: one per step of the default workflow.
+        int effectsPerOrder = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         long baseline = applied(simulator);
         Map<String, Long> submittedAt = new ConcurrentHashMap<>();
 
@@ -78,7 +81,7 @@ public class Throughput {
                     finalAt.put(id, System.nanoTime());
                 }
             }
-            if (appliedAt == 0 && applied(simulator) - baseline >= orders) {
+            if (appliedAt == 0 && applied(simulator) - baseline >= (long) orders * effectsPerOrder) {
                 appliedAt = System.nanoTime();
             }
             Thread.sleep(20);

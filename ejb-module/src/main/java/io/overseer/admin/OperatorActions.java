@@ -55,7 +55,9 @@ public class OperatorActions {
     private void finish(OrderState state, String action, String operator, String reason, boolean dispatch) {
         store.saveHistory(state);
         if (dispatch) {
-            dispatchQueue.announce(state.orderId());
+            var now = clocks.now();
+            dispatchQueue.announce(state.orderId(), state.notBefore() == null || !state.notBefore().isAfter(now)
+                    ? java.time.Duration.ZERO : java.time.Duration.between(now, state.notBefore()));
         }
         LOG.log(Level.INFO, "Order {0} {1} by operator {2} ({3}): now {4}",
                 new Object[] {state.orderId(), action, operator, reason, state.processState()});

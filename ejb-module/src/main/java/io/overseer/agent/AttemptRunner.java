@@ -11,7 +11,8 @@ import java.util.logging.Logger;
 
 /**
  * Runs one attempt against its deadline: calls, retries transient faults with backoff while time is
- * left, and returns the reply to send — or nothing once the complete-by has passed.
+ * left, and returns the reply to send — or nothing once the complete-by has passed or the attempt is no
+ * longer the current one (see {@link AttemptFence}).
  */
 @ApplicationScoped
 public class AttemptRunner {
@@ -24,6 +25,8 @@ public class AttemptRunner {
     AgentSettings settings;
     @Inject
     Clocks clocks;
+    @Inject
+    AttemptFence fence;
 
     public Optional<AgentReply> run(AgentRequest request) {
         Backoff backoff = settings.backoff();
@@ -32,6 +35,11 @@ public class AttemptRunner {
             if (left.isNegative() || left.isZero()) {
                 LOG.log(Level.INFO, "Order {0}: {1} not done by its complete-by; abandoning silently",
                         new Object[] {request.orderId(), request.operation()});
+                return Optional.empty();
+            }
+            if (!fence.isCurrent(request)) {
+                LOG.log(Level.INFO, "Order {0}: {1} attempt (epoch {2}) is no longer current; abandoning silently",
+                        new Object[] {request.orderId(), request.operation(), request.epoch()});
                 return Optional.empty();
             }
             CallResult result = client.call(request, left);

@@ -241,11 +241,15 @@ public class OrderState {
                 && processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "cancel");
         }
+        OffsetDateTime abandonedUntil = completeBy;
         lockedStep().ifPresent(step -> {
             step.unlock();
             moveStep(step, StepStatus.TimedOut, now, operator, "abandoned: " + reason, StepStatus.Running);
         });
         release();
+        // An agent may still be calling for the abandoned attempt until its complete-by; undoing before
+        // then could be overtaken by that late call. Agents never call past the complete-by.
+        notBefore = abandonedUntil != null && abandonedUntil.isAfter(now) ? abandonedUntil : null;
         lastError = "cancelled: " + reason;
         moveTask(ProcessState.Compensating, now, operator, reason);
         finishIfNothingToUndo(now, definition, operator);

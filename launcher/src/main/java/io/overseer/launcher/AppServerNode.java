@@ -29,6 +29,7 @@ public final class AppServerNode implements Node {
     private final Path logFile;
     private volatile AppServerConfig config;
     private volatile ManagedProcess process;
+    private final List<RealmUser> users = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** {@code workDir} holds the generated post-boot file and Payara's temp directory (wiped at start). */
     public AppServerNode(StackLayout layout, Path workDir, Path logFile, AppServerConfig config) {
@@ -97,6 +98,9 @@ public final class AppServerNode implements Node {
         Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
         text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
+        for (RealmUser user : users) {
+            text += user.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator();
+        }
         Files.writeString(out, text);
         return out;
     }
@@ -133,6 +137,11 @@ public final class AppServerNode implements Node {
     /** The running process, for the supervisor to watch; null before start or after stop. */
     ManagedProcess process() {
         return process;
+    }
+
+    /** Adds a user of the server's file realm; takes effect at the next start or restart. */
+    public void addRealmUser(RealmUser user) {
+        users.add(user);
     }
 
     /** Takes effect at the next start or restart. */

@@ -53,6 +53,9 @@ public final class Stack implements AutoCloseable {
                         options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
                         options.effectiveBrokerUser(), options.effectiveBrokerPassword(), simulator.baseUrl(),
                         options.appProperties(), null));
+        // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
+        this.appServer.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
+                RealmUser.ALL_ROLES));
     }
 
     /**

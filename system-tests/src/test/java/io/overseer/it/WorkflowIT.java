@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
-import java.io.File;
 import java.net.URI;
 import java.net.URL;
 import java.time.Duration;
@@ -17,8 +17,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,9 +42,7 @@ class WorkflowIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return ShrinkWrap.create(ZipImporter.class, "overseer.war")
-                .importFrom(new File(TestStack.stackFile("overseer.war")))
-                .as(WebArchive.class);
+        return Deployments.overseerWar();
     }
 
     @BeforeEach

@@ -45,6 +45,14 @@ public final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A POST with HTTP Basic credentials. */
+    public static Reply post(URI uri, String json, String user, String password) {
+        String token = java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+                .header("Authorization", "Basic " + token).POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public static Reply put(URI uri, String json) {
         return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));

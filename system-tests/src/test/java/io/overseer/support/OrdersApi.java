@@ -45,6 +45,12 @@ public final class OrdersApi {
         return reply.json().get("orderId").asText();
     }
 
+    /** An operator action ("resubmit" or "cancel") with a reason, as the given user. */
+    public Http.Reply operator(String orderId, String action, String reason, String user, String password) {
+        return Http.post(base.resolve("api/operator/orders/" + orderId + "/" + action),
+                "{\"reason\":\"" + reason + "\"}", user, password);
+    }
+
     public JsonNode history(String orderId) {
         Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId + "/history"));
         assertEquals(200, reply.status(), reply.body());

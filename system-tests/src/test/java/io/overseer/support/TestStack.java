@@ -2,6 +2,7 @@ package io.overseer.support;
 
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.RealmUser;
 import io.overseer.launcher.SimulatorNode;
 import io.overseer.launcher.StackLayout;
 import io.overseer.launcher.Templates;
@@ -19,6 +20,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -49,6 +51,9 @@ public final class TestStack implements LauncherSessionListener {
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();
+    /** An operator of the test servers' file realm, with a password made up for this run. */
+    public static final RealmUser OPERATOR = new RealmUser("ops", java.util.UUID.randomUUID().toString(),
+            List.of("operator"));
 
     private static PostgresNode postgres;
     private static BrokerNode broker;
@@ -107,6 +112,14 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     private static Path writePostBoot() throws IOException {
+        return writePostBoot(workDir.resolve("post-boot.asadmin"));
+    }
+
+    /**
+     * The server-config post-boot file filled in for this stack, plus the test operator: Payara Micro
+     * runs it at boot, Payara Server through asadmin multimode.
+     */
+    public static Path writePostBoot(Path file) throws IOException {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("RAR_PATH", layout.rar().toString());
         values.put("BROKER_HOST", "127.0.0.1");
@@ -116,8 +129,8 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));
         values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
-        Path file = workDir.resolve("post-boot.asadmin");
-        Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values));
+        Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
+                + System.lineSeparator() + OPERATOR.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator());
         return file;
     }
 

@@ -12,9 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -46,7 +44,7 @@ class EarOnPayaraServerIT {
                 "--domaindir", domains.toString(), DOMAIN);
         Files.copy(TestStack.layout().postgresqlJar(), domains.resolve(DOMAIN + "/lib/postgresql.jar"));
         asadmin("start-domain", "--domaindir", domains.toString(), DOMAIN);
-        admin("multimode", "--file", writePostBoot().toString());
+        admin("multimode", "--file", TestStack.writePostBoot(TestStack.workDir().resolve("payara-server-post-boot.asadmin")).toString());
         admin("create-system-properties", "overseer.remote-service.url=" + Templates.asadminEscape(TestStack.simulatorUrl()));
         admin("deploy", "--name", "overseer", Path.of(System.getProperty("overseer.deploy.dir"), "overseer.ear").toString());
     }
@@ -66,23 +64,6 @@ class EarOnPayaraServerIT {
 
         assertEquals("Processed", api.awaitState(orderId, Duration.ofSeconds(90), "Processed").get("processState").asText());
         assertEquals(3, TestStack.simulator().effects(orderId).size(), "one effect per step of the order workflow");
-    }
-
-    private static Path writePostBoot() throws IOException {
-        var postgres = TestStack.postgres();
-        var broker = TestStack.broker();
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put("RAR_PATH", TestStack.layout().rar().toString());
-        values.put("BROKER_HOST", "127.0.0.1");
-        values.put("BROKER_PORT", Integer.toString(broker.port()));
-        values.put("BROKER_USER", Templates.asadminEscape(broker.user()));
-        values.put("BROKER_PASSWORD", Templates.asadminEscape(broker.password()));
-        values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));
-        values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
-        values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
-        Path file = TestStack.workDir().resolve("payara-server-post-boot.asadmin");
-        Files.writeString(file, Templates.substitute(Files.readString(TestStack.layout().postBootTemplate()), values));
-        return file;
     }
 
     private static void admin(String... args) throws Exception {

@@ -1,0 +1,28 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+/**
+ * A user of Payara's "file" realm, created by a post-boot command; its groups are the application's
+ * roles (server-config maps groups to roles of the same name). The password travels in a file readable
+ * by its owner only, never on a command line.
+ */
+public record RealmUser(String name, String password, List<String> groups) {
+
+    /** Every role the application declares. */
+    public static final List<String> ALL_ROLES = List.of("submitter", "viewer", "operator");
+
+    /** Writes the password file into {@code dir} and returns the asadmin command that creates the user. */
+    public String postBootCommand(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve("user-" + name + ".password");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, "AS_ADMIN_USERPASSWORD=" + password + System.lineSeparator());
+        return "create-file-user --passwordfile " + file + " --groups " + String.join(":", groups) + " " + name;
+    }
+}

@@ -1,0 +1,128 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Http;
+import io.overseer.support.Deployments;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Operator actions over REST (role operator): resubmit an order in Error, cancel one in flight. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class OperatorIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        api = new OrdersApi(URI.create(base.toString()));
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        simulator.clearFaults();
+    }
+
+    @Test
+    void anOperatorResubmitsAnOrderStuckInErrorOnceTheFaultClears() {
+        simulator.fault("charge-payment", "fatal", 1.0, 0);
+        String orderId = api.submit("c-resubmit", "single-charge");
+        api.awaitState(orderId, WAIT, "Error");
+        simulator.clearFaults();
+
+        Http.Reply reply = api.operator(orderId, "resubmit", "payment provider fixed", TestStack.OPERATOR.name(),
+                TestStack.OPERATOR.password());
+
+        assertEquals(200, reply.status(), reply.body());
+        assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed").get("processState").asText());
+        assertEquals(1, simulator.effects(orderId).size());
+        JsonNode resubmitted = find(api.history(orderId), "operator");
+        assertEquals(TestStack.OPERATOR.name(), resubmitted.get("actorName").asText());
+        assertEquals("payment provider fixed", resubmitted.get("reason").asText());
+    }
+
+    @Test
+    void cancellingAnOrderInFlightUndoesWhatItDid() {
+        simulator.fault("charge-payment", "hang", 1.0, 0);
+        String orderId = api.submit("c-cancel");
+        awaitStep(orderId, 1, "Running");
+
+        Http.Reply reply = api.operator(orderId, "cancel", "customer withdrew", TestStack.OPERATOR.name(),
+                TestStack.OPERATOR.password());
+
+        assertEquals(200, reply.status(), reply.body());
+        simulator.clearFaults();
+        assertEquals("Compensated", api.awaitState(orderId, WAIT, "Compensated", "Error").get("processState").asText());
+        List<String> operations = new ArrayList<>();
+        simulator.effects(orderId).forEach(e -> operations.add(e.get("operation").asText()));
+        assertEquals(List.of("reserve-inventory", "refund-payment", "release-inventory"), operations,
+                "the abandoned charge's outcome is unknown, so it is refunded too");
+    }
+
+    @Test
+    void operatorActionsNeedTheOperatorRoleAndALegalState() {
+        String orderId = api.submit("c-guard", "single-charge");
+        api.awaitState(orderId, WAIT, "Processed");
+
+        assertEquals(401, api.operator(orderId, "cancel", "x", "nobody", "wrong").status());
+        Http.Reply conflict = api.operator(orderId, "resubmit", "x", TestStack.OPERATOR.name(), TestStack.OPERATOR.password());
+        assertEquals(409, conflict.status(), conflict.body());
+        assertTrue(conflict.contentType().startsWith("application/problem+json"));
+        assertEquals(400, api.operator(orderId, "cancel", "", TestStack.OPERATOR.name(), TestStack.OPERATOR.password()).status());
+    }
+
+    private void awaitStep(String orderId, int step, String state) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (api.get(orderId).get("steps").get(step).get("state").asText().equals(state)) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("step " + step + " of " + orderId + " never " + state + ": " + api.get(orderId));
+    }
+
+    private static JsonNode find(JsonNode history, String actor) {
+        for (JsonNode entry : history) {
+            if (entry.get("actor").asText().equals(actor)) {
+                return entry;
+            }
+        }
+        throw new AssertionError("no " + actor + " entry in " + history);
+    }
+}

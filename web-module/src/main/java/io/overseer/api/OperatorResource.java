@@ -1,0 +1,65 @@
+package io.overseer.api;
+
+import io.overseer.admin.OperatorActions;
+import io.overseer.statestore.OrderQueries;
+import io.overseer.statestore.OrderView;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+
+/**
+ * Operator actions on an order (role {@code operator}, see web.xml): resubmit an order in Error from
+ * where it failed, or cancel an order, undoing what it did. Both say why; the history records who.
+ */
+@Path("operator/orders/{orderId}")
+@RequestScoped
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class OperatorResource {
+
+    /** Why the operator acts; kept in the order's history. */
+    public record Action(@NotBlank @Size(max = 500) String reason) {
+    }
+
+    @Inject
+    OperatorActions actions;
+    @Inject
+    OrderQueries queries;
+    @Context
+    SecurityContext security;
+
+    @POST
+    @Path("resubmit")
+    public OrderView resubmit(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
+        return found(orderId, actions.resubmit(orderId, operator(), action.reason()));
+    }
+
+    @POST
+    @Path("cancel")
+    public OrderView cancel(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
+        return found(orderId, actions.cancel(orderId, operator(), action.reason()));
+    }
+
+    private OrderView found(String orderId, boolean exists) {
+        if (!exists) {
+            throw new NotFoundException("No order " + orderId);
+        }
+        return queries.find(orderId).orElseThrow();
+    }
+
+    private String operator() {
+        return security.getUserPrincipal().getName();
+    }
+}
