@@ -1,6 +1,8 @@
 package io.overseer.agent;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
@@ -9,9 +11,11 @@ import java.util.List;
  * Tells an agent whether the attempt it works on is still the one the state store holds: same epoch,
  * still claimed. Checked before every call to the remote service, so an agent stops calling for an
  * attempt that was cancelled, expired and retried elsewhere, or answered already — it cannot undo a
- * call already made, but it makes no new one.
+ * call already made, but it makes no new one. Outside the agent's transaction: a connection enlisted
+ * there would be held for the whole attempt, and sixteen agents would drain the pool.
  */
-@ApplicationScoped
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class AttemptFence {
 
     @PersistenceContext(unitName = "overseer")

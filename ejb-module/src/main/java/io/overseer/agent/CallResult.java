@@ -6,7 +6,7 @@ public record CallResult(Kind kind, String detail) {
     public enum Kind {
         /** Applied (now, or earlier under the same idempotency key). */
         SUCCESS,
-        /** May pass: timeouts, connection failures, 5xx, 408, 429. Retry within the deadline. */
+        /** May pass: timeouts, connection failures, 5xx, 408, 409, 425, 429. Retry within the deadline. */
         TRANSIENT,
         /** Will not pass by retrying: a business rejection (other 4xx). Report it. */
         NONTRANSIENT
@@ -18,7 +18,8 @@ public record CallResult(Kind kind, String detail) {
             return new CallResult(Kind.SUCCESS, body);
         }
         String detail = "HTTP " + status + (body == null || body.isBlank() ? "" : ": " + abbreviate(body));
-        if (status >= 500 || status == 408 || status == 429) {
+        // 409/425: the service is still working on an earlier request with this idempotency key.
+        if (status >= 500 || status == 408 || status == 409 || status == 425 || status == 429) {
             return new CallResult(Kind.TRANSIENT, detail);
         }
         return new CallResult(Kind.NONTRANSIENT, detail);

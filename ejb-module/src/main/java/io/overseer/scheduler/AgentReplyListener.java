@@ -39,8 +39,8 @@ public class AgentReplyListener implements MessageListener {
         } catch (JMSException e) {
             throw new IllegalStateException("Could not read a message from " + Destinations.AGENT_REPLIES, e);
         }
-        if (reply == null || reply.orderId() == null || reply.outcome() == null) {
-            deadLetters.reject(message, Destinations.AGENT_REPLIES, "agent reply without orderId or outcome");
+        if (reply == null || reply.orderId() == null || reply.outcome() == null || reply.operation() == null) {
+            deadLetters.reject(message, Destinations.AGENT_REPLIES, "agent reply without orderId, operation or outcome");
             return;
         }
         scheduler.onReply(reply);

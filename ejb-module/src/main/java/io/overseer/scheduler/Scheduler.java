@@ -13,7 +13,6 @@ import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -60,17 +59,6 @@ public class Scheduler {
                 Actor.of(Actor.Kind.scheduler, instance.id())));
         store.saveHistory(state);
         return true;
-    }
-
-    /** Claims waiting orders whose dispatch message went missing. Returns how many it claimed. */
-    public int dispatchStranded() {
-        var now = clocks.now();
-        List<String> ids = store.lockStranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
-        ids.forEach(this::dispatch);
-        if (!ids.isEmpty()) {
-            LOG.log(Level.INFO, "Claimed {0} stranded orders", ids.size());
-        }
-        return ids.size();
     }
 
     /** Records an agent's answer, unless it answers an attempt that is no longer the current one. */

@@ -241,7 +241,11 @@ public class OrderState {
                 && processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "cancel");
         }
-        OffsetDateTime abandonedUntil = completeBy;
+        OffsetDateTime abandonedUntil = lockedBy == null ? null : completeBy;
+        // A step reset after expired attempts may have been applied by one of them: undo it too.
+        steps.stream().filter(s -> s.state() == StepStatus.NotStarted && s.attempts() > 0).forEach(s ->
+                moveStep(s, StepStatus.TimedOut, now, operator, "earlier attempts expired; outcome unknown",
+                        StepStatus.NotStarted));
         lockedStep().ifPresent(step -> {
             step.unlock();
             moveStep(step, StepStatus.TimedOut, now, operator, "abandoned: " + reason, StepStatus.Running);

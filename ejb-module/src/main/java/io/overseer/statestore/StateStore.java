@@ -53,12 +53,12 @@ public class StateStore {
     }
 
     /**
-     * Locks up to {@code limit} claimable records (Pending, or Compensating with nobody on it) untouched
-     * since {@code before} and due — orders whose dispatch message was lost — skipping rows another
-     * instance holds.
+     * Ids of up to {@code limit} claimable records (Pending, or Compensating with nobody on it) untouched
+     * since {@code before} and due — orders whose dispatch message was lost. Rows another transaction
+     * holds are skipped; each id is then claimed under its own lock, in its own transaction.
      */
     @SuppressWarnings("unchecked")
-    public List<String> lockStranded(OffsetDateTime before, OffsetDateTime now, int limit) {
+    public List<String> stranded(OffsetDateTime before, OffsetDateTime now, int limit) {
         return em.createNativeQuery("SELECT order_id FROM order_state"
                         + " WHERE (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
                         + " AND updated_at < ?1 AND (not_before IS NULL OR not_before <= ?2)"

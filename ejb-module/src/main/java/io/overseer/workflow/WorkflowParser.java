@@ -68,6 +68,17 @@ public final class WorkflowParser {
         if (steps.isEmpty()) {
             throw new WorkflowDefinitionException(where + ": needs at least one step");
         }
+        // The idempotency key is order + operation: an operation used twice in one workflow would be
+        // answered with the first use's result instead of being applied.
+        Set<String> operations = new HashSet<>();
+        for (StepDefinition step : steps) {
+            for (String operation : new String[] {step.operation(), step.compensation()}) {
+                if (operation != null && !operations.add(operation)) {
+                    throw new WorkflowDefinitionException(where + ": operation '" + operation
+                            + "' is used more than once (as a step or a compensation)");
+                }
+            }
+        }
         return new WorkflowDefinition(name, steps);
     }
 

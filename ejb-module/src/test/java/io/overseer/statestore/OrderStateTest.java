@@ -203,6 +203,33 @@ class OrderStateTest {
     }
 
     @Test
+    void cancellingAfterAnExpiredAttemptUndoesThatStepToo() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        OffsetDateTime later = charge.completeBy().plusSeconds(1);
+        state.retryAfterExpiry(later, later.plusSeconds(30), later.plusSeconds(90), SUPERVISOR);
+
+        assertTrue(state.cancel(later, ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
+
+        assertEquals(StepStatus.TimedOut, state.steps().get(1).state(), "the expired charge may have been applied");
+        assertNull(state.notBefore(), "nothing is in flight, so nothing to wait for");
+        assertEquals("refund", state.claim("node-a", later, ORDER, SCHEDULER).operation());
+    }
+
+    @Test
+    void cancellingAStepInFlightWaitsOutItsCompleteBy() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+
+        state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn");
+
+        assertEquals(reserve.completeBy(), state.notBefore());
+        assertFalse(state.isClaimable(T0.plusSeconds(2)));
+        assertEquals("release", state.claim("node-a", reserve.completeBy(), ORDER, SCHEDULER).operation());
+    }
+
+    @Test
     void nothingToUndoEndsCompensatedAtOnce() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);

@@ -56,6 +56,8 @@ class WorkflowParserTest {
         assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"onExhausted\":\"retry\"}]}]}", "onExhausted");
         assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"maxRetries\":-1}]}]}", "maxRetries");
         assertRefused("[1,2]", "not a JSON object");
+        assertRefused("{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\",\"compensation\":\"b\"},{\"name\":\"b\"}]}]}",
+                "operation 'b' is used more than once");
     }
 
     private void assertRefused(String json, String expected) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.AlertSubscriber;
 import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.SimulatorApi;
@@ -80,6 +81,22 @@ class WorkflowIT {
         assertEquals(List.of("reserve-inventory", "charge-payment", "refund-payment", "release-inventory"),
                 operations(orderId), "compensations run newest first");
         assertEquals(0, simulator.stats().get("appliedTwice").asInt());
+    }
+
+    @Test
+    void aCompensationRefusedForGoodLeavesTheOrderInErrorWithAnAlert() {
+        try (AlertSubscriber alerts = TestStack.alerts()) {
+            simulator.fault("arrange-shipping", "fatal", 1.0, 0);
+            simulator.fault("refund-payment", "fatal", 1.0, 0);
+            String orderId = api.submit("c-compensation-fails");
+
+            JsonNode order = api.awaitState(orderId, WAIT, "Error", "Compensated", "Processed");
+
+            assertEquals("Error", order.get("processState").asText(), order.toString());
+            assertEquals(List.of("Completed", "CompensationFailed", "Failed"), states(order.get("steps")));
+            assertTrue(order.get("lastError").asText().startsWith("compensation of charge-payment failed"), order.toString());
+            assertEquals("needs-operator", alerts.awaitFor(orderId, Duration.ofSeconds(20)).orElseThrow().get("kind").asText());
+        }
     }
 
     @Test
