@@ -94,7 +94,10 @@ class OperatorIT {
         String orderId = api.submit("c-guard", "single-charge");
         api.awaitState(orderId, WAIT, "Processed");
 
-        assertEquals(401, api.operator(orderId, "cancel", "x", "nobody", "wrong").status());
+        Http.Reply unauthorized = api.operator(orderId, "cancel", "x", "nobody", "wrong");
+        assertEquals(401, unauthorized.status());
+        assertTrue(unauthorized.contentType().startsWith("application/problem+json"), unauthorized.contentType());
+        assertEquals(401, unauthorized.json().get("status").asInt());
         Http.Reply conflict = api.operator(orderId, "resubmit", "x", TestStack.OPERATOR.name(), TestStack.OPERATOR.password());
         assertEquals(409, conflict.status(), conflict.body());
         assertTrue(conflict.contentType().startsWith("application/problem+json"));
