@@ -6,14 +6,22 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
-/** The injected time source: every "now" in the application comes from here, so tests can move it. */
+/**
+ * The injected time source: every "now" in the application comes from here. It is the database's
+ * clock (see {@link DatabaseClock}, kept in step by {@link DatabaseClockSync}), so deadlines and leases
+ * written by one instance are judged the same way by every other.
+ */
 @ApplicationScoped
 public class Clocks {
 
-    private final Clock clock = Clock.systemUTC();
+    private final DatabaseClock clock = new DatabaseClock(Clock.systemUTC());
 
     @Produces
     public Clock clock() {
+        return clock;
+    }
+
+    public DatabaseClock databaseClock() {
         return clock;
     }
 
