@@ -21,9 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Kill -9 of the application server while orders are in flight, then a restart: every accepted
- * order ends Processed and no effect is applied twice. The kill is a real SIGKILL of the Payara Micro
- * process; the restart is a new process on the same database and broker.
+ * Kill -9 (and SIGTERM) of the application server while orders are in flight, then a restart: every
+ * accepted order ends Processed and no effect is applied twice. The kill is a real SIGKILL of the
+ * Payara Micro process; the restart is a new process on the same database and broker.
  */
 class CrashRecoveryIT {
 
@@ -31,6 +31,7 @@ class CrashRecoveryIT {
     private static final int ORDERS = 200;
     private static final String CUSTOMER = "c-crash-";
     private static final String STEPPED = "c-stepped-";
+    private static final String TERMINATED = "c-sigterm-";
     /** Steps of the default order workflow: each accepted order applies exactly this many effects. */
     private static final int STEPS = 3;
 
@@ -54,16 +55,16 @@ class CrashRecoveryIT {
         long appliedBefore = simulator.stats().get("applied").asLong();
 
         List<String> ids = submitConcurrently(api, ORDERS);
-        awaitProcessedAtLeast(ids.size() / 10, Duration.ofSeconds(60));
+        awaitProcessedAtLeast(CUSTOMER, ids.size() / 10, Duration.ofSeconds(60));
         server.kill9();
-        long processedAtKill = processedCount();
+        long processedAtKill = processedCount(CUSTOMER);
         LOG.info("SIGKILLed Payara with " + processedAtKill + " of " + ORDERS + " orders Processed");
         assertFalse(server.isAlive());
         assertTrue(processedAtKill < ORDERS, "the kill must happen while orders are in flight");
 
         simulator.clearFaults();
         server.start();
-        awaitProcessedAtLeast(ORDERS, Duration.ofSeconds(240));
+        awaitProcessedAtLeast(CUSTOMER, ORDERS, Duration.ofSeconds(240));
 
         assertEquals(ORDERS, TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id LIKE ?", CUSTOMER + "%"),
                 "every accepted order exists, once");
@@ -119,12 +120,43 @@ class CrashRecoveryIT {
         }
     }
 
+    @Test
+    void sigtermDuringLoadThenRestartLosesNothingAndAppliesNothingTwice() throws Exception {
+        server = SystemServers.payaraMicro("sigterm");
+        server.start();
+        OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
+        SimulatorApi simulator = TestStack.simulator();
+        simulator.clearFaults();
+        simulator.fault("*", "latency", 1.0, 50);
+
+        List<String> ids = submitConcurrently(api, 100, TERMINATED);
+        awaitProcessedAtLeast(TERMINATED, 10, Duration.ofSeconds(60));
+        server.stop();
+        long processedAtStop = processedCount(TERMINATED);
+        LOG.info("SIGTERMed Payara with " + processedAtStop + " of 100 orders Processed");
+        assertFalse(server.isAlive());
+        assertTrue(processedAtStop < 100, "the stop must happen while orders are in flight");
+
+        simulator.clearFaults();
+        server.start();
+        awaitProcessedAtLeast(TERMINATED, 100, Duration.ofSeconds(240));
+
+        for (String id : ids) {
+            assertEquals(STEPS, simulator.effects(id).size(), "effects of " + id);
+        }
+        assertEquals(0, simulator.stats().get("appliedTwice").asLong());
+    }
+
     private static List<String> submitConcurrently(OrdersApi api, int count) throws Exception {
+        return submitConcurrently(api, count, CUSTOMER);
+    }
+
+    private static List<String> submitConcurrently(OrdersApi api, int count, String customerPrefix) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<String>> futures = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                String customer = CUSTOMER + i;
+                String customer = customerPrefix + i;
                 futures.add(pool.submit(() -> api.submit(customer)));
             }
             List<String> ids = new ArrayList<>();
@@ -137,18 +169,19 @@ class CrashRecoveryIT {
         }
     }
 
-    /** Processed orders of this test (other test classes share the database). */
-    private static long processedCount() {
+    /** Processed orders of one test, told apart by their customer prefix (test classes share the database). */
+    private static long processedCount(String customerPrefix) {
         return TestStack.scalar("SELECT count(*) FROM order_state s JOIN customer_order o ON o.order_id = s.order_id"
-                + " WHERE s.process_state = 'Processed' AND o.customer_id LIKE ?", CUSTOMER + "%");
+                + " WHERE s.process_state = 'Processed' AND o.customer_id LIKE ?", customerPrefix + "%");
     }
 
-    private static void awaitProcessedAtLeast(long count, Duration timeout) throws InterruptedException {
+    private static void awaitProcessedAtLeast(String customerPrefix, long count, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (processedCount() < count) {
+        while (processedCount(customerPrefix) < count) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Only " + processedCount() + " of " + count + " Processed after " + timeout
-                        + "; by state: " + TestStack.statesSummary());
+                throw new AssertionError("Only " + processedCount(customerPrefix) + " of " + count + " Processed after "
+                        + timeout + "; by state: " + TestStack.statesSummary());
             }
             Thread.sleep(50);
         }
