@@ -12,7 +12,9 @@ import java.util.logging.Logger;
 /**
  * Runs one attempt against its deadline: calls, retries transient faults with backoff while time is
  * left, and returns the reply to send — or nothing once the complete-by has passed or the attempt is no
- * longer the current one (see {@link AttemptFence}).
+ * longer the current one (see {@link AttemptFence}). Calls go through the circuit breaker
+ * ({@link RemoteServiceCircuit}); an open circuit is one more transient fault. Counts what happens in
+ * {@link AgentMetrics}.
  */
 @ApplicationScoped
 public class AttemptRunner {
@@ -20,7 +22,9 @@ public class AttemptRunner {
     private static final Logger LOG = Logger.getLogger(AttemptRunner.class.getName());
 
     @Inject
-    RemoteServiceClient client;
+    RemoteServiceCircuit circuit;
+    @Inject
+    AgentMetrics metrics;
     @Inject
     AgentSettings settings;
     @Inject
@@ -35,29 +39,46 @@ public class AttemptRunner {
             if (left.isNegative() || left.isZero()) {
                 LOG.log(Level.INFO, "Order {0}: {1} not done by its complete-by; abandoning silently",
                         new Object[] {request.orderId(), request.operation()});
+                metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
                 return Optional.empty();
             }
             if (!fence.isCurrent(request)) {
                 LOG.log(Level.INFO, "Order {0}: {1} attempt (epoch {2}) is no longer current; abandoning silently",
                         new Object[] {request.orderId(), request.operation(), request.epoch()});
+                metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
                 return Optional.empty();
             }
-            CallResult result = client.call(request, left);
+            if (retry > 1) {
+                metrics.retried(request.operation());
+            }
+            CallResult result = call(request, left);
             switch (result.kind()) {
                 case SUCCESS:
                     return Optional.of(AgentReply.succeeded(request, result.detail()));
                 case NONTRANSIENT:
                     LOG.log(Level.WARNING, "Order {0}: {1} refused: {2}",
                             new Object[] {request.orderId(), request.operation(), result.detail()});
+                    metrics.failed(request.operation(), AgentMetrics.FailureKind.NONTRANSIENT);
                     return Optional.of(AgentReply.failed(request, result.detail()));
                 default:
                     LOG.log(Level.INFO, "Order {0}: {1} transient fault, retry {2}: {3}",
                             new Object[] {request.orderId(), request.operation(), retry, result.detail()});
+                    metrics.failed(request.operation(), result.isCircuitOpen()
+                            ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);
                     if (!sleep(backoff.delay(retry), request.completeBy())) {
                         return Optional.empty();
                     }
             }
         }
+    }
+
+    private CallResult call(AgentRequest request, Duration timeout) {
+        long started = System.nanoTime();
+        CallResult result = RemoteServiceCircuit.guarded(() -> circuit.call(request, timeout));
+        if (!result.isCircuitOpen()) {
+            metrics.called(request.operation(), Duration.ofNanos(System.nanoTime() - started));
+        }
+        return result;
     }
 
     private Duration remaining(OffsetDateTime completeBy) {

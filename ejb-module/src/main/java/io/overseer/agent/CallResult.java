@@ -3,6 +3,8 @@ package io.overseer.agent;
 /** The outcome of one call to a remote service, classified for the retry loop. */
 public record CallResult(Kind kind, String detail) {
 
+    static final String CIRCUIT_OPEN = "circuit open: call not attempted";
+
     public enum Kind {
         /** Applied (now, or earlier under the same idempotency key). */
         SUCCESS,
@@ -27,6 +29,15 @@ public record CallResult(Kind kind, String detail) {
 
     public static CallResult transientFault(String detail) {
         return new CallResult(Kind.TRANSIENT, detail);
+    }
+
+    /** The circuit breaker is open: the service was not called. Transient, like any unavailability. */
+    public static CallResult circuitOpen() {
+        return new CallResult(Kind.TRANSIENT, CIRCUIT_OPEN);
+    }
+
+    public boolean isCircuitOpen() {
+        return kind == Kind.TRANSIENT && CIRCUIT_OPEN.equals(detail);
     }
 
     private static String abbreviate(String body) {

@@ -1,0 +1,113 @@
+package io.overseer.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.overseer.platform.Clocks;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The attempt loop with the circuit, fence and metrics replaced by fakes. */
+class AttemptRunnerTest {
+
+    private final List<String> events = new ArrayList<>();
+    private final Deque<Object> outcomes = new ArrayDeque<>();
+    private boolean current = true;
+    private AttemptRunner runner;
+
+    @BeforeEach
+    void wire() {
+        runner = new AttemptRunner();
+        runner.clocks = new Clocks();
+        runner.settings = new AgentSettings();
+        runner.settings.backoffInitial = Duration.ofMillis(1);
+        runner.settings.backoffCap = Duration.ofMillis(2);
+        runner.fence = new AttemptFence() {
+            @Override
+            public boolean isCurrent(AgentRequest request) {
+                return current;
+            }
+        };
+        runner.circuit = new RemoteServiceCircuit() {
+            @Override
+            public CallResult call(AgentRequest request, Duration timeout) throws TransientCallException {
+                Object next = outcomes.isEmpty() ? CallResult.ofStatus(200, "{}") : outcomes.poll();
+                if (next instanceof RuntimeException e) {
+                    throw e;
+                }
+                return raiseTransient((CallResult) next);
+            }
+        };
+        runner.metrics = new AgentMetrics() {
+            @Override
+            public void called(String operation, Duration latency) {
+                events.add("call " + operation);
+            }
+
+            @Override
+            public void retried(String operation) {
+                events.add("retry " + operation);
+            }
+
+            @Override
+            public void failed(String operation, FailureKind kind) {
+                events.add(kind.tag() + " " + operation);
+            }
+        };
+    }
+
+    private static AgentRequest request(Duration left) {
+        return new AgentRequest("o-1", 1, 0, "charge-payment", "o-1:charge-payment",
+                OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of());
+    }
+
+    @Test
+    void transientFaultsAndAnOpenCircuitAreRetriedUntilSuccessAndCounted() {
+        outcomes.add(CallResult.ofStatus(503, "busy"));
+        outcomes.add(new CircuitBreakerOpenException("open"));
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertTrue(reply.isPresent());
+        assertEquals(List.of("call charge-payment", "transient charge-payment",
+                "retry charge-payment", "circuit-open charge-payment",
+                "retry charge-payment", "call charge-payment"), events);
+    }
+
+    @Test
+    void aRefusalIsReportedAtOnceAndCountedAsNontransient() {
+        outcomes.add(CallResult.ofStatus(422, "declined"));
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertTrue(reply.isPresent());
+        assertEquals(List.of("call charge-payment", "nontransient charge-payment"), events);
+    }
+
+    @Test
+    void aPassedDeadlineAbandonsSilently() {
+        Optional<AgentReply> reply = runner.run(request(Duration.ofMillis(-1)));
+
+        assertTrue(reply.isEmpty());
+        assertEquals(List.of("deadline-abandoned charge-payment"), events);
+    }
+
+    @Test
+    void anAttemptNoLongerCurrentIsFencedWithoutACall() {
+        current = false;
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertTrue(reply.isEmpty());
+        assertEquals(List.of("fenced charge-payment"), events);
+    }
+}

@@ -1,0 +1,191 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.overseer.support.Deployments;
+import io.overseer.support.Metrics;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The agent's circuit breaker on Payara Micro, observed the way an operator would: through GET /metrics.
+ * A remote service that answers 503 to everything opens the circuit; once it recovers the circuit
+ * half-opens, closes, and the orders held up still reach Processed. A business refusal (422) does not
+ * open it. The deployment lowers the thresholds through MicroProfile Config so this takes seconds.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class CircuitBreakerIT {
+
+    private static final String SINGLE = "single-charge";
+    private static final String OPERATION = "charge-payment";
+    /** The method the circuit guards, as MicroProfile Fault Tolerance names it in metrics. */
+    private static final String METHOD = "io.overseer.agent.RemoteServiceCircuit.call";
+    private static final String CB = "io.overseer.agent.RemoteServiceCircuit/call/CircuitBreaker/";
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private URI root;
+    private final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar().addAsResource(new StringAsset(
+                CB + "requestVolumeThreshold=4\n"
+                        + CB + "failureRatio=0.5\n"
+                        + CB + "delay=2000\n"
+                        + CB + "successThreshold=1\n"), "META-INF/microprofile-config.properties");
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        root = URI.create(base.toString());
+        api = new OrdersApi(root);
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        simulator.clearFaults();
+    }
+
+    @Test
+    void aFailingServiceOpensTheCircuitWhichClosesOnceItRecoversAndTheOrdersComplete() throws Exception {
+        double openedBefore = opened(Metrics.scrape(root));
+        simulator.fault(OPERATION, "error", 1.0, 0);
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            orders.add(api.submit("c-circuit-" + i, SINGLE));
+        }
+
+        Metrics whileFailing = await(Duration.ofSeconds(20), "the circuit to open",
+                m -> opened(m) > openedBefore && m.sum("overseer_agent_failures_total",
+                        "operation", OPERATION, "kind", "circuit-open") > 0);
+        dump("circuit-open", whileFailing);
+        assertTrue(whileFailing.sum("overseer_agent_failures_total", "operation", OPERATION, "kind", "transient") >= 2,
+                whileFailing.text());
+        assertTrue(whileFailing.sum("overseer_agent_retries_total", "operation", OPERATION) >= 1, whileFailing.text());
+        for (String orderId : orders) {
+            assertEquals(0, simulator.effects(orderId).size(), "a failing service applies nothing");
+        }
+
+        simulator.clearFaults();
+        for (String orderId : orders) {
+            api.awaitState(orderId, Duration.ofSeconds(40), "Processed");
+            assertEquals(1, simulator.effects(orderId).size(), "applied once: " + orderId);
+        }
+        Metrics recovered = awaitClosed();
+        dump("circuit-closed", recovered);
+        assertTrue(stateSeconds(recovered, "open") >= 1.9, "open at least the configured 2 s delay:\n" + recovered.text());
+        assertTrue(recovered.sum("overseer_agent_calls_total", "operation", OPERATION) >= 5, recovered.text());
+        assertTrue(recovered.sum("overseer_agent_call_duration_seconds_count", "operation", OPERATION) >= 5,
+                recovered.text());
+    }
+
+    @Test
+    void businessRefusalsDoNotOpenTheCircuit() throws Exception {
+        Metrics before = awaitClosed();
+        simulator.fault(OPERATION, "fatal", 1.0, 0);
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            orders.add(api.submit("c-refused-" + i, SINGLE));
+        }
+        for (String orderId : orders) {
+            api.awaitState(orderId, Duration.ofSeconds(30), "Error");
+        }
+
+        Metrics after = Metrics.scrape(root);
+        dump("refusals", after);
+        assertEquals(opened(before), opened(after), "refusals opened the circuit:\n" + after.text());
+        awaitClosed();
+        assertTrue(after.sum("overseer_agent_failures_total", "operation", OPERATION, "kind", "nontransient")
+                - before.sum("overseer_agent_failures_total", "operation", OPERATION, "kind", "nontransient") >= 6,
+                after.text());
+    }
+
+    private static double opened(Metrics m) {
+        return m.sum("ft_circuitbreaker_opened_total", "method", METHOD);
+    }
+
+    /** Seconds spent in a state so far: Payara exposes no "current state" gauge, only these totals. */
+    private static double stateSeconds(Metrics m, String state) {
+        return m.sum("ft_circuitbreaker_state_total", "method", METHOD, "state", state);
+    }
+
+    /** Waits until the circuit is closed: time in closed grows between two scrapes, time in open and half-open does not. */
+    private Metrics awaitClosed() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        Metrics previous = Metrics.scrape(root);
+        while (System.nanoTime() < deadline) {
+            sleep(300);
+            Metrics next = Metrics.scrape(root);
+            if (stateSeconds(next, "closed") > stateSeconds(previous, "closed")
+                    && stateSeconds(next, "open") == stateSeconds(previous, "open")
+                    && stateSeconds(next, "halfOpen") == stateSeconds(previous, "halfOpen")) {
+                return next;
+            }
+            previous = next;
+        }
+        dump("timeout-closed", previous);
+        return fail("The circuit did not close; orders: " + TestStack.statesSummary() + "; last scrape:\n" + previous.text());
+    }
+
+    private Metrics await(Duration timeout, String what, Predicate<Metrics> condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Metrics last = null;
+        while (System.nanoTime() < deadline) {
+            last = Metrics.scrape(root);
+            if (condition.test(last)) {
+                return last;
+            }
+            sleep(200);
+        }
+        dump("timeout", last);
+        return fail("Waited " + timeout + " for " + what + "; orders: " + TestStack.statesSummary()
+                + "; last scrape:\n" + (last == null ? "none" : last.text()));
+    }
+
+    /** Keeps the scrape under target/ for whoever reads the results. */
+    private static void dump(String name, Metrics m) {
+        if (m != null) {
+            try {
+                Path dir = Files.createDirectories(Path.of("target", "metrics"));
+                Files.writeString(dir.resolve("circuit-breaker-" + name + ".txt"), m.text());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
