@@ -2,24 +2,27 @@ package io.overseer.health;
 
 import io.overseer.messaging.Destinations;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.QueueBrowser;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 
 /**
  * Ready only when PostgreSQL and the broker answer a round trip: an instance that can reach neither
- * would accept orders it cannot store or dispatch.
+ * would accept orders it cannot store or dispatch. Each round trip is bounded ({@link BoundedProbe}):
+ * a hung database or broker makes the probe answer DOWN, never hang.
  */
 public final class Readiness {
-    // Holder of the two checks; each check is its own bean.
 
     private Readiness() {
+        // holder of the two checks; each check is its own bean
     }
 
     @org.eclipse.microprofile.health.Readiness
@@ -27,15 +30,19 @@ public final class Readiness {
     public static class DatabaseCheck implements HealthCheck {
         @Resource(lookup = "jdbc/overseer")
         DataSource dataSource;
+        @Resource
+        ManagedExecutorService executor;
+
+        private final BoundedProbe probe = new BoundedProbe("database");
 
         @Override
         public HealthCheckResponse call() {
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("SELECT 1");
-                return HealthCheckResponse.up("database");
-            } catch (Exception e) {
-                return HealthCheckResponse.named("database").down().withData("error", e.getClass().getSimpleName()).build();
-            }
+            return probe.run(executor, (Callable<Void>) () -> {
+                try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+                    statement.execute("SELECT 1");
+                }
+                return null;
+            });
         }
     }
 
@@ -44,16 +51,20 @@ public final class Readiness {
     public static class BrokerCheck implements HealthCheck {
         @Resource(lookup = Destinations.CONNECTION_FACTORY)
         ConnectionFactory connectionFactory;
+        @Resource
+        ManagedExecutorService executor;
+
+        private final BoundedProbe probe = new BoundedProbe("broker");
 
         @Override
         public HealthCheckResponse call() {
-            try (JMSContext context = connectionFactory.createContext();
-                 QueueBrowser browser = context.createBrowser(context.createQueue(Destinations.ORDERS))) {
-                browser.getEnumeration().hasMoreElements();
-                return HealthCheckResponse.up("broker");
-            } catch (Exception e) {
-                return HealthCheckResponse.named("broker").down().withData("error", e.getClass().getSimpleName()).build();
-            }
+            return probe.run(executor, (Callable<Void>) () -> {
+                try (JMSContext context = connectionFactory.createContext();
+                     QueueBrowser browser = context.createBrowser(context.createQueue(Destinations.ORDERS))) {
+                    browser.getEnumeration().hasMoreElements();
+                }
+                return null;
+            });
         }
     }
 }
