@@ -1,7 +1,6 @@
 package io.overseer.platform;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -15,11 +14,6 @@ import java.time.ZoneOffset;
 public class Clocks {
 
     private final DatabaseClock clock = new DatabaseClock(Clock.systemUTC());
-
-    @Produces
-    public Clock clock() {
-        return clock;
-    }
 
     public DatabaseClock databaseClock() {
         return clock;

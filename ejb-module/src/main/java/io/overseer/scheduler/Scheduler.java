@@ -40,8 +40,6 @@ public class Scheduler {
     InstanceIdentity instance;
     @Inject
     Clocks clocks;
-    @Inject
-    SchedulerSettings settings;
 
     /** Claims the order if it waits for a scheduler; false if it is unknown, not due, or another instance has it. */
     public boolean dispatch(String orderId) {

@@ -9,11 +9,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class SchedulerSettings {
 
-    /** How long a claimed step may take before the supervisor deems it failed. */
-    @Inject
-    @ConfigProperty(name = "overseer.scheduler.complete-by", defaultValue = "PT30S")
-    Duration completeBy;
-
     /** A Pending record untouched this long has lost its dispatch message; the poller claims it. */
     @Inject
     @ConfigProperty(name = "overseer.scheduler.stranded-after", defaultValue = "PT10S")
@@ -22,10 +17,6 @@ public class SchedulerSettings {
     @Inject
     @ConfigProperty(name = "overseer.scheduler.poll-batch", defaultValue = "100")
     int pollBatch;
-
-    public Duration completeBy() {
-        return completeBy;
-    }
 
     public Duration strandedAfter() {
         return strandedAfter;
