@@ -2,6 +2,7 @@ package io.overseer.messaging;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSException;
@@ -41,12 +42,25 @@ public class DeadLetters {
             if (message.getJMSCorrelationID() != null) {
                 producer.setJMSCorrelationID(message.getJMSCorrelationID());
             }
-            String body = message instanceof TextMessage text ? text.getText() : null;
-            producer.send(jms.createQueue(Destinations.DEAD_LETTERS), body);
+            if (message instanceof BytesMessage bytes) {
+                producer.send(jms.createQueue(Destinations.DEAD_LETTERS), body(bytes));
+            } else {
+                producer.send(jms.createQueue(Destinations.DEAD_LETTERS),
+                        message instanceof TextMessage text ? text.getText() : null);
+            }
             LOG.log(Level.WARNING, "Dead-lettered message {0} from {1}: {2}",
                     new Object[] {message.getJMSMessageID(), origin, reason});
         } catch (JMSException e) {
             throw new IllegalStateException("Could not dead-letter a message from " + origin, e);
         }
+    }
+
+    /** The whole body, even if the listener read part of it already; a body too big to read is dropped. */
+    private static byte[] body(BytesMessage message) throws JMSException {
+        message.reset();
+        long length = message.getBodyLength();
+        byte[] body = new byte[(int) Math.min(length, OrderMessages.MAX_BODY_BYTES * 4L)];
+        message.readBytes(body);
+        return body;
     }
 }

@@ -1,5 +1,7 @@
 package io.overseer.messaging;
 
+import java.util.Set;
+
 /**
  * The one home of every JMS name the application uses. Server configuration
  * (server-config/artemis/broker.xml, server-config/payara/post-boot.asadmin) must match these names.
@@ -16,6 +18,14 @@ public final class Destinations {
     public static final String ALERTS = "alerts";
     /** Where messages go that can never be processed, with a {@link #DEAD_LETTER_REASON} property. */
     public static final String DEAD_LETTERS = "DLQ";
+    /** Where the broker moves messages that expired before anyone consumed them. */
+    public static final String EXPIRY = "ExpiryQueue";
+    /**
+     * Prefix of the named queues and topics on which submitters receive status notifications. Clients may
+     * also use temporary queues; no other name is accepted as a reply-to (see
+     * {@link io.overseer.notification.ReplyToRule}).
+     */
+    public static final String REPLY_PREFIX = "overseer.reply.";
 
     /** JNDI name of the pooled, transactional connection factory bound by the server configuration. */
     public static final String CONNECTION_FACTORY = "jms/overseer/ConnectionFactory";
@@ -27,6 +37,24 @@ public final class Destinations {
     public static final String ORDER_ID = "orderId";
     public static final String DEAD_LETTER_REASON = "dlqReason";
     public static final String DEAD_LETTER_ORIGIN = "dlqOriginalDestination";
+    /** Reply-to for clients whose protocol has none of its own: {@code queue://name}, {@code topic://name} or a queue name. */
+    public static final String REPLY_TO = "overseerReplyTo";
+    /** The submitter's business key: one order per key and broker user, however often the message is sent. */
+    public static final String IDEMPOTENCY_KEY = "idempotencyKey";
+    /** Set on status notifications: received, step-completed, processed, … (see StatusEvent). */
+    public static final String EVENT = "overseerEvent";
+    /** The broker's duplicate-detection header: a second message with the same value is dropped by Artemis. */
+    public static final String DUPLICATE_ID = "_AMQ_DUPL_ID";
+    /** The authenticated sender, stamped by Artemis (populate-validated-user in broker.xml). */
+    public static final String VALIDATED_USER = "_AMQ_VALIDATED_USER";
+
+    private static final Set<String> INTERNAL = Set.of(ORDERS, AGENT_REQUESTS, AGENT_REPLIES, ALERTS, DEAD_LETTERS, EXPIRY);
+
+    /** Names a client may never have notifications sent to, whatever type it claims them to be. */
+    public static boolean isInternal(String name) {
+        return INTERNAL.contains(name) || name.startsWith("activemq.") || name.startsWith("$sys.")
+                || (name.startsWith("overseer.") && !name.startsWith(REPLY_PREFIX));
+    }
 
     private Destinations() {
     }

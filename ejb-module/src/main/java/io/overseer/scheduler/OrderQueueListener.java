@@ -2,6 +2,7 @@ package io.overseer.scheduler;
 
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
+import io.overseer.messaging.OrderMessages;
 import io.overseer.messaging.OrderQueueMessage;
 import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderSubmission;
@@ -11,12 +12,13 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.jms.TextMessage;
 
 /**
- * Consumes the order queue: new orders from legacy JMS clients (stored and claimed in one
- * transaction) and dispatch hints for Pending orders. A message that can never be processed goes to
- * the dead-letter queue with the reason; any other failure rolls back, and the broker redelivers.
+ * Consumes the order queue: new orders from legacy clients over any protocol the broker speaks (stored
+ * and claimed in one transaction, see {@link OrderMessages}) and dispatch hints for Pending orders. A
+ * message that can never be processed goes to the dead-letter queue with the reason, at once; any other
+ * failure rolls back, and the broker redelivers it (max-delivery-attempts in broker.xml), then
+ * dead-letters it.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -63,12 +65,8 @@ public class OrderQueueListener implements MessageListener {
     }
 
     private void submit(Message message) throws JMSException {
-        if (!(message instanceof TextMessage text) || text.getText() == null) {
-            deadLetters.reject(message, Destinations.ORDERS, "an order must be a JSON text message");
-            return;
-        }
         try {
-            scheduler.dispatch(submission.accept(text.getText()));
+            scheduler.dispatch(submission.accept(OrderMessages.read(message)));
         } catch (InvalidOrderException e) {
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
         }

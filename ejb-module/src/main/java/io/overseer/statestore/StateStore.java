@@ -1,6 +1,8 @@
 package io.overseer.statestore;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
@@ -18,6 +20,8 @@ public class StateStore {
 
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
+    @Inject
+    Event<OrderTransitions> transitions;
 
     public void create(CustomerOrder order, OrderState state) {
         em.persist(order);
@@ -27,10 +31,15 @@ public class StateStore {
 
     /**
      * Stores the transitions the record made since it was locked. Every caller that moves a record
-     * calls this before its transaction ends, so the history commits (or rolls back) with the move.
+     * calls this before its transaction ends, so the history commits (or rolls back) with the move —
+     * and so do the status notifications of the {@link OrderTransitions} event fired here.
      */
     public void saveHistory(OrderState state) {
-        state.drainHistory().forEach(em::persist);
+        List<HistoryEntry> entries = state.drainHistory();
+        entries.forEach(em::persist);
+        if (!entries.isEmpty()) {
+            transitions.fire(new OrderTransitions(state.orderId(), state.processState(), entries));
+        }
     }
 
     public List<HistoryEntry> history(String orderId) {

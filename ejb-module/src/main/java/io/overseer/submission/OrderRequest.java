@@ -11,12 +11,20 @@ import java.util.List;
 
 /**
  * A new order, as submitted over HTTP or as a JSON text message on the order queue. {@code workflow}
- * names the task type to run (default "order").
+ * names the task type to run (default "order"). {@code replyTo}, if set, asks for status notifications on
+ * a queue ({@code overseer.reply.name} or {@code queue://overseer.reply.name}) or a topic
+ * ({@code topic://overseer.reply.name}) of the submitter's; no other destination is accepted (see
+ * {@link io.overseer.notification.ReplyToRule}).
  */
 public record OrderRequest(
         @NotBlank @Size(max = 100) String customerId,
         @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items,
-        @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow) {
+        @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow,
+        @Pattern(regexp = REPLY_TO, message = "must be a queue or topic named overseer.reply.<name>"
+                + " (<name>: 1-180 of A-Z a-z 0-9 . _ -), optionally written queue://… or topic://…") String replyTo) {
+
+    /** Internal destinations can never match: every accepted name starts with the reply prefix. */
+    static final String REPLY_TO = "((queue|topic)://)?overseer\\.reply\\.[A-Za-z0-9._-]{1,180}";
 
     public record Item(
             @NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9._-]+") String sku,

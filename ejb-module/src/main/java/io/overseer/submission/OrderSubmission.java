@@ -1,5 +1,8 @@
 package io.overseer.submission;
 
+import io.overseer.notification.ReplyTo;
+import io.overseer.notification.ReplyToRule;
+import io.overseer.notification.StatusNotifier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import io.overseer.scheduler.DispatchQueue;
@@ -45,19 +48,27 @@ public class OrderSubmission {
     WorkflowRegistry workflows;
     @Inject
     InstanceIdentity instance;
+    @Inject
+    StatusNotifier notifier;
 
-    /** Stores a validated order and announces it to the schedulers. Returns the new order id. */
+    /**
+     * Stores a validated order and announces it to the schedulers. Returns the new order id. Status
+     * notifications, if the order asks for them, carry the order id as their correlation id.
+     */
     public String submit(OrderRequest request) throws InvalidOrderException {
-        String orderId = create(request);
+        String orderId = create(request, replyTo(request, null), null);
         dispatchQueue.announce(orderId);
         return orderId;
     }
 
-    /** Parses, validates and stores an order that arrived as JSON on the order queue. */
-    public String accept(String json) throws InvalidOrderException {
+    /**
+     * Parses, validates and stores an order that arrived on the order queue. Its status notifications go
+     * to the message's reply-to if it has one, else to the body's {@code replyTo}.
+     */
+    public String accept(OrderMessage message) throws InvalidOrderException {
         OrderRequest request;
         try {
-            request = Json.read(json, OrderRequest.class);
+            request = Json.read(message.json(), OrderRequest.class);
         } catch (JsonbException e) {
             throw new InvalidOrderException("malformed order JSON: " + e.getMessage());
         }
@@ -68,15 +79,30 @@ public class OrderSubmission {
         if (!violations.isEmpty()) {
             throw new InvalidOrderException("invalid order: " + describe(violations));
         }
-        return create(request);
+        return create(request, replyTo(request, message.replyTo()), message.correlationId());
     }
 
-    private String create(OrderRequest request) throws InvalidOrderException {
+    private static ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage) throws InvalidOrderException {
+        ReplyTo replyTo = fromMessage != null ? fromMessage
+                : request.replyTo() != null ? ReplyTo.parse(request.replyTo()) : null;
+        if (replyTo != null) {
+            var violation = ReplyToRule.violation(replyTo);
+            if (violation.isPresent()) {
+                throw new InvalidOrderException(violation.get());
+            }
+        }
+        return replyTo;
+    }
+
+    private String create(OrderRequest request, ReplyTo replyTo, String correlationId) throws InvalidOrderException {
         String name = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
         WorkflowDefinition workflow = workflows.find(name)
                 .orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
         String orderId = UUID.randomUUID().toString();
         var now = clocks.now();
+        if (replyTo != null) {
+            notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);
+        }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
         store.create(new CustomerOrder(orderId, request.customerId(), lines, now), OrderState.pending(orderId,
                 workflow.name(), workflow.stepNames(), now, Actor.of(Actor.Kind.submission, instance.id())));

@@ -1,0 +1,116 @@
+package io.overseer.messaging;
+
+import io.overseer.notification.ReplyTo;
+import io.overseer.submission.InvalidOrderException;
+import io.overseer.submission.OrderMessage;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
+import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads an order from an order-queue message, whatever protocol sent it. How the JSON arrives differs:
+ * Core, OpenWire and AMQP JMS clients send a TextMessage; STOMP frames with a content-length header, and
+ * AMQP messages with a binary data section, arrive as a BytesMessage — accepted if they are UTF-8.
+ * Anything else is refused as never processable.
+ */
+public final class OrderMessages {
+
+    /** Far above the largest valid order (100 items); a bigger body is refused unread. */
+    public static final int MAX_BODY_BYTES = 256 * 1024;
+    static final int MAX_HEADER = 200;
+
+    private OrderMessages() {
+    }
+
+    public static OrderMessage read(Message message) throws JMSException, InvalidOrderException {
+        return new OrderMessage(body(message), replyTo(message), correlationId(message),
+                bounded(message.getStringProperty(Destinations.IDEMPOTENCY_KEY), Destinations.IDEMPOTENCY_KEY),
+                sender(message));
+    }
+
+    static String body(Message message) throws JMSException, InvalidOrderException {
+        if (message instanceof TextMessage text && text.getText() != null) {
+            if (text.getText().length() > MAX_BODY_BYTES) {
+                throw new InvalidOrderException("order body larger than " + MAX_BODY_BYTES + " characters");
+            }
+            return text.getText();
+        }
+        if (message instanceof BytesMessage bytes) {
+            return utf8(bytes);
+        }
+        throw new InvalidOrderException("an order must be JSON in a text message (or UTF-8 in a bytes message)");
+    }
+
+    private static String utf8(BytesMessage message) throws JMSException, InvalidOrderException {
+        long length = message.getBodyLength();
+        if (length > MAX_BODY_BYTES) {
+            throw new InvalidOrderException("order body larger than " + MAX_BODY_BYTES + " bytes");
+        }
+        byte[] bytes = new byte[(int) length];
+        message.readBytes(bytes);
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidOrderException("order body is not UTF-8 text");
+        }
+    }
+
+    /**
+     * The {@value Destinations#REPLY_TO} property if set (the contract for protocols without a reply-to
+     * of their own), else JMSReplyTo. Whether it may be used is decided on submission.
+     */
+    static ReplyTo replyTo(Message message) throws JMSException, InvalidOrderException {
+        String property = bounded(message.getStringProperty(Destinations.REPLY_TO), Destinations.REPLY_TO);
+        if (property != null) {
+            return ReplyTo.parse(property);
+        }
+        Destination destination = message.getJMSReplyTo();
+        if (destination == null) {
+            return null;
+        }
+        if (destination instanceof TemporaryQueue queue) {
+            return new ReplyTo(queue.getQueueName(), ReplyTo.Kind.TEMPORARY_QUEUE);
+        }
+        if (destination instanceof TemporaryTopic topic) {
+            return new ReplyTo(topic.getTopicName(), ReplyTo.Kind.TEMPORARY_TOPIC);
+        }
+        if (destination instanceof Queue queue) {
+            return new ReplyTo(queue.getQueueName(), ReplyTo.Kind.QUEUE);
+        }
+        if (destination instanceof Topic topic) {
+            return new ReplyTo(topic.getTopicName(), ReplyTo.Kind.TOPIC);
+        }
+        throw new InvalidOrderException("JMSReplyTo " + destination + " is neither a queue nor a topic; use the "
+                + Destinations.REPLY_TO + " property");
+    }
+
+    static String correlationId(Message message) throws JMSException, InvalidOrderException {
+        String correlationId = bounded(message.getJMSCorrelationID(), "JMSCorrelationID");
+        return correlationId != null ? correlationId : message.getJMSMessageID();
+    }
+
+    private static String sender(Message message) throws JMSException {
+        String user = message.getStringProperty(Destinations.VALIDATED_USER);
+        return user != null ? user : message.getStringProperty("JMSXUserID");
+    }
+
+    private static String bounded(String value, String name) throws InvalidOrderException {
+        if (value != null && (value.isBlank() || value.length() > MAX_HEADER)) {
+            throw new InvalidOrderException(name + " must be 1-" + MAX_HEADER + " characters");
+        }
+        return value;
+    }
+}

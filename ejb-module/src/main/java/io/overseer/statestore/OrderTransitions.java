@@ -1,0 +1,11 @@
+package io.overseer.statestore;
+
+import java.util.List;
+
+/**
+ * A CDI event fired synchronously, inside the transaction, each time a record's transitions are stored:
+ * observers (status notifications) act on exactly the transitions that commit, and make them roll back
+ * if they fail. {@code processState} is the task's state after the last of them.
+ */
+public record OrderTransitions(String orderId, ProcessState processState, List<HistoryEntry> entries) {
+}

@@ -1,0 +1,62 @@
+package io.overseer.notification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.overseer.statestore.Actor;
+import io.overseer.statestore.Attempt;
+import io.overseer.statestore.HistoryEntry;
+import io.overseer.statestore.OrderState;
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.StepDefinition.OnExhausted;
+import io.overseer.workflow.WorkflowDefinition;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Which transitions a submitter hears about, driven through the real state machine. */
+class StatusEventTest {
+
+    private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 21, 12, 0, 0, 0, ZoneOffset.UTC);
+    private static final Actor SCHEDULER = Actor.of(Actor.Kind.scheduler, "node-a");
+    private static final Actor AGENT = Actor.of(Actor.Kind.agent, "remote");
+    private static final WorkflowDefinition ORDER = new WorkflowDefinition("order", List.of(
+            step("reserve", "release"), step("charge", "refund")));
+
+    private static StepDefinition step(String name, String compensation) {
+        return new StepDefinition(name, name, compensation, Duration.ofSeconds(30), 2, null, null, OnExhausted.COMPENSATE);
+    }
+
+    @Test
+    void aProcessedOrderIsReceivedEachStepCompletedThenProcessed() {
+        OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
+        List<HistoryEntry> history = new ArrayList<>(state.drainHistory());
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt second = state.succeed(first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
+        state.succeed(second.epoch(), second.stepSeq(), T0, ORDER, AGENT);
+        history.addAll(state.drainHistory());
+
+        assertEquals(List.of(StatusEvent.RECEIVED, StatusEvent.STEP_COMPLETED, StatusEvent.STEP_COMPLETED,
+                StatusEvent.PROCESSED), events(history));
+    }
+
+    @Test
+    void aRefusedStepIsCompensatingThenEachUndoThenCompensated() {
+        OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
+        state.drainHistory();
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt second = state.succeed(first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
+        Attempt undo = state.fail(second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).orElseThrow();
+        state.succeed(undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT);
+
+        assertEquals(List.of(StatusEvent.STEP_COMPLETED, StatusEvent.COMPENSATING, StatusEvent.STEP_COMPENSATED,
+                StatusEvent.COMPENSATED), events(state.drainHistory()));
+    }
+
+    private static List<StatusEvent> events(List<HistoryEntry> history) {
+        return history.stream().map(StatusEvent::of).flatMap(Optional::stream).toList();
+    }
+}
