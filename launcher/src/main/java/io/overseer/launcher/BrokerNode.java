@@ -3,13 +3,16 @@ package io.overseer.launcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,24 +31,24 @@ public final class BrokerNode implements Node {
     private final int port;
     private final int consolePort;
     private final Path logFile;
-    private final String user;
-    private final String password;
+    private final List<BrokerUser> users;
     private ManagedProcess process;
 
-    /** Demo credentials demo/demo (role amq, which the console admits). */
-    public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile) {
-        this(layout, instanceDir, port, consolePort, logFile, LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD);
-    }
-
+    /**
+     * {@code users} are all the broker knows, written at every start (so passwords made up for this run
+     * replace the last run's); the first is the application server's, see {@link #user()}.
+     */
     public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile,
-                      String user, String password) {
+                      List<BrokerUser> users) {
+        if (users.isEmpty()) {
+            throw new IllegalArgumentException("the broker needs at least the application's user");
+        }
         this.layout = layout;
         this.instanceDir = instanceDir.toAbsolutePath().normalize();
         this.port = port;
         this.consolePort = consolePort;
         this.logFile = logFile.toAbsolutePath();
-        this.user = user;
-        this.password = password;
+        this.users = List.copyOf(users);
     }
 
     @Override
@@ -73,6 +76,7 @@ public final class BrokerNode implements Node {
         }
         StaleProcesses.stopUsing(instanceDir.toString(), "TERM", "Artemis");
         ensureInstance();
+        writeUsers();
         allowLocalhostOrigin();
         writeBrokerXml();
         process = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
@@ -85,7 +89,8 @@ public final class BrokerNode implements Node {
      * differ from the ones it was created with: ports live in bootstrap.xml and broker.xml.
      */
     private void ensureInstance() throws IOException {
-        String signature = "port=" + port + " console=" + consolePort + " user=" + user;
+        // "security=2": instances made before the broker roles (console role amq) are re-created.
+        String signature = "port=" + port + " console=" + consolePort + " security=2";
         Path marker = instanceDir.resolve(CREATED_MARKER);
         boolean exists = Files.isExecutable(instanceDir.resolve("bin/artemis"));
         if (exists && Files.exists(marker) && Files.readString(marker).trim().equals(signature)) {
@@ -94,7 +99,8 @@ public final class BrokerNode implements Node {
         Path cli = layout.artemisHome().resolve("bin/artemis");
         makeExecutable(cli); // unpacking by Maven may drop the mode bit
         List<String> cmd = new ArrayList<>(List.of(cli.toString(), "create", "--silent",
-                "--user", user, "--password", password, "--role", "amq", "--require-login",
+                // The console admits this role (hawtio.role, management.xml); users are written by writeUsers().
+                "--user", user(), "--password", password(), "--role", BrokerUser.OPERATOR, "--require-login",
                 "--name", "overseer",
                 "--host", "127.0.0.1", "--http-host", "127.0.0.1", "--http-port", Integer.toString(consolePort),
                 "--default-port", Integer.toString(port),
@@ -113,6 +119,31 @@ public final class BrokerNode implements Node {
             throw new IllegalStateException("artemis create failed. Last log lines:\n" + create.tail(30));
         }
         Files.writeString(marker, signature + System.lineSeparator());
+    }
+
+    /**
+     * Replaces the users and roles the instance knows (Artemis re-reads both files when they change:
+     * reload=true in etc/login.config). Passwords are hashed; the files are readable by their owner only.
+     */
+    private void writeUsers() throws IOException {
+        StringBuilder usersFile = new StringBuilder("# Written by the Overseer launcher at every start.\n");
+        Map<String, List<String>> members = new TreeMap<>();
+        for (BrokerUser u : users) {
+            usersFile.append(u.usersFileLine()).append('\n');
+            u.roles().forEach(role -> members.computeIfAbsent(role, r -> new ArrayList<>()).add(u.name()));
+        }
+        StringBuilder rolesFile = new StringBuilder("# Written by the Overseer launcher at every start.\n");
+        members.forEach((role, names) -> rolesFile.append(role).append(" = ").append(String.join(",", names)).append('\n'));
+        writePrivate(instanceDir.resolve("etc/artemis-users.properties"), usersFile.toString());
+        writePrivate(instanceDir.resolve("etc/artemis-roles.properties"), rolesFile.toString());
+    }
+
+    private static void writePrivate(Path file, String content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, content);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -200,12 +231,17 @@ public final class BrokerNode implements Node {
         return consolePort;
     }
 
+    /** The application server's broker user. */
     public String user() {
-        return user;
+        return users.get(0).name();
     }
 
     public String password() {
-        return password;
+        return users.get(0).password();
+    }
+
+    public List<BrokerUser> users() {
+        return users;
     }
 
     public String consoleUrl() {

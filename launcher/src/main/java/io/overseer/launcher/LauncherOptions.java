@@ -61,14 +61,6 @@ public record LauncherOptions(
         return localBroker() ? "127.0.0.1" : brokerHost;
     }
 
-    public String effectiveBrokerUser() {
-        return localBroker() ? DEMO_USER : brokerUser;
-    }
-
-    public String effectiveBrokerPassword() {
-        return localBroker() ? DEMO_PASSWORD : brokerPassword;
-    }
-
     public static LauncherOptions parse(String[] args, Map<String, String> env) {
         return OptionParser.parse(args, env);
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,16 +43,21 @@ public final class Stack implements AutoCloseable {
         this.postgres = options.embeddedDb()
                 ? new PostgresNode(dataDir.resolve("postgres"), options.dbPort(), logs.resolve("postgres.log"))
                 : null;
+        // A local broker gets an application user with a password made up at every start, and the demo user.
+        BrokerUser application = options.localBroker()
+                ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
+                : new BrokerUser(options.brokerUser(), options.brokerPassword(), List.of(BrokerUser.APPLICATION));
         this.broker = options.localBroker()
                 ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
-                        logs.resolve("artemis.log"))
+                        logs.resolve("artemis.log"), List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
+                                LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES)))
                 : null;
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         this.appServer = new AppServerNode(layout, dataDir.resolve("payara"), logs.resolve("payara.log"),
                 new AppServerConfig(options.httpPort(), options.effectiveDbUrl(), options.effectiveDbUser(),
                         options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
-                        options.effectiveBrokerUser(), options.effectiveBrokerPassword(), simulator.baseUrl(),
+                        application.name(), application.password(), simulator.baseUrl(),
                         options.appProperties(), null));
         // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
         this.appServer.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,

@@ -30,7 +30,6 @@ class LauncherOptionsTest {
         assertTrue(o.localBroker());
         assertEquals("jdbc:postgresql://127.0.0.1:55432/overseer", o.effectiveDbUrl());
         assertEquals("overseer", o.effectiveDbUser());
-        assertEquals("demo", o.effectiveBrokerUser());
         assertEquals("127.0.0.1", o.effectiveBrokerHost());
         assertFalse(o.help());
     }
@@ -76,8 +75,8 @@ class LauncherOptionsTest {
         assertFalse(o.localBroker());
         assertEquals("10.0.0.5", o.effectiveBrokerHost());
         assertEquals(61617, o.brokerPort());
-        assertEquals("u", o.effectiveBrokerUser());
-        assertEquals("p", o.effectiveBrokerPassword());
+        assertEquals("u", o.brokerUser());
+        assertEquals("p", o.brokerPassword());
     }
 
     @Test

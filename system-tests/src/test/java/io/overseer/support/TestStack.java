@@ -1,6 +1,7 @@
 package io.overseer.support;
 
 import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.BrokerUser;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.RealmUser;
 import io.overseer.launcher.SimulatorNode;
@@ -55,6 +56,12 @@ public final class TestStack implements LauncherSessionListener {
     public static final RealmUser OPERATOR = new RealmUser("ops", java.util.UUID.randomUUID().toString(),
             List.of("operator"));
 
+    /** Broker users of each role, with passwords made up for this run (the application's is the broker node's). */
+    public static final BrokerUser SUBMITTER = BrokerUser.generated("legacy-app", BrokerUser.SUBMITTER);
+    public static final BrokerUser OTHER_SUBMITTER = BrokerUser.generated("other-app", BrokerUser.SUBMITTER);
+    public static final BrokerUser VIEWER = BrokerUser.generated("watcher", BrokerUser.VIEWER);
+    public static final BrokerUser BROKER_OPERATOR = BrokerUser.generated("broker-ops", BrokerUser.OPERATOR);
+
     private static PostgresNode postgres;
     private static BrokerNode broker;
     private static SimulatorNode simulator;
@@ -87,7 +94,9 @@ public final class TestStack implements LauncherSessionListener {
         Path logs = Files.createDirectories(workDir.resolve("logs"));
         postgres = new PostgresNode(workDir.resolve("postgres"), freePort(), logs.resolve("postgres.log"));
         postgres.start();
-        broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"));
+        broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"),
+                List.of(BrokerUser.generated("overseer-app", BrokerUser.APPLICATION), SUBMITTER, OTHER_SUBMITTER, VIEWER,
+                        BROKER_OPERATOR));
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
         simulator.start();
@@ -186,12 +195,21 @@ public final class TestStack implements LauncherSessionListener {
         return "tcp://127.0.0.1:" + broker.port();
     }
 
+    /** A Core JMS connection factory of the broker's operator (every permission: reads the DLQ too). */
     public static ActiveMQConnectionFactory connectionFactory() {
-        return new ActiveMQConnectionFactory(brokerUrl(), broker.user(), broker.password());
+        return connectionFactory(BROKER_OPERATOR);
+    }
+
+    public static ActiveMQConnectionFactory connectionFactory(BrokerUser user) {
+        return new ActiveMQConnectionFactory(brokerUrl(), user.name(), user.password());
     }
 
     public static AlertSubscriber alerts() {
-        return new AlertSubscriber(brokerUrl(), broker.user(), broker.password());
+        return new AlertSubscriber(brokerUrl(), VIEWER.name(), VIEWER.password());
+    }
+
+    public static int brokerPort() {
+        return broker.port();
     }
 
     public static Connection db() throws SQLException {

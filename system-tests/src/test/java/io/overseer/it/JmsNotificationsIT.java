@@ -1,0 +1,169 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.overseer.support.Deployments;
+import io.overseer.support.Http;
+import io.overseer.support.JmsProtocol;
+import io.overseer.support.Notification;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Status notifications beyond the happy path: failure and compensation, REST submitters' reply queues,
+ * reply-tos that name internal destinations, and a submitter that went away.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class JmsNotificationsIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connect() {
+        api = new OrdersApi(URI.create(base.toString()));
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void heal() {
+        simulator.clearFaults();
+    }
+
+    @Test
+    void aRefusedStepIsReportedAsCompensatingThenEachUndoThenCompensated() {
+        simulator.fault("arrange-shipping", "fatal", 1.0, 0);
+
+        List<Notification> notifications = submitAndListen("c-comp-" + UUID.randomUUID(), null);
+
+        assertEquals(List.of("received", "step-completed", "step-completed", "compensating", "step-compensated",
+                "step-compensated", "compensated"), Notification.events(notifications), notifications.toString());
+        assertTrue(notifications.get(3).body().path("reason").asText().contains("arrange-shipping"), notifications.toString());
+        assertEquals(List.of("charge-payment", "reserve-inventory"),
+                notifications.subList(4, 6).stream().map(n -> n.body().path("step").asText()).toList());
+        assertEquals("Compensated", api.get(notifications.get(0).orderId()).get("processState").asText());
+    }
+
+    @Test
+    void anOrderStoppedInErrorIsReportedFailedWithTheReason() {
+        simulator.fault("charge-payment", "fatal", 1.0, 0);
+
+        List<Notification> notifications = submitAndListen("c-failed-" + UUID.randomUUID(), "single-charge");
+
+        assertEquals(List.of("received", "failed"), Notification.events(notifications), notifications.toString());
+        assertEquals("Error", notifications.get(1).body().path("processState").asText());
+        assertTrue(notifications.get(1).body().path("reason").asText().contains("422"), notifications.toString());
+    }
+
+    @Test
+    void aRestSubmitterHearsOnItsReplyQueueCorrelatedByTheOrderId() {
+        String replyQueue = "overseer.reply.rest-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.VIEWER).createContext()) {
+            JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
+            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-rest-reply\",\"items\":"
+                    + "[{\"sku\":\"A-1\",\"quantity\":1}],\"replyTo\":\"" + replyQueue + "\"}");
+            assertEquals(202, reply.status(), reply.body());
+            String orderId = reply.json().get("orderId").asText();
+
+            List<Notification> notifications = Notification.untilFinal(consumer, WAIT);
+
+            assertEquals(JmsProtocolsIT.PROCESSED, Notification.events(notifications), notifications.toString());
+            JmsProtocolsIT.assertAllAbout(orderId, orderId, notifications);
+        }
+    }
+
+    @Test
+    void aRestReplyToNamingAnInternalDestinationIsRefusedAndWritesNothing() {
+        long before = TestStack.countOrders();
+        for (String replyTo : List.of("agent.requests", "orders", "DLQ", "activemq.management", "overseer.reply.#")) {
+            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-bad-reply\",\"items\":"
+                    + "[{\"sku\":\"A-1\",\"quantity\":1}],\"replyTo\":\"" + replyTo + "\"}");
+
+            assertEquals(400, reply.status(), replyTo + ": " + reply.body());
+            assertTrue(reply.body().contains("replyTo"), reply.body());
+        }
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    @Test
+    void aJmsReplyToNamingAnInternalDestinationIsDeadLettered() throws Exception {
+        long before = TestStack.countOrders();
+        String marker = "m-reply-" + UUID.randomUUID();
+        String markerProperty = "m-reply-property-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("marker", marker).setJMSReplyTo(jms.createQueue("agent.requests"))
+                    .send(jms.createQueue("orders"), OrdersApi.order("c-" + marker, "A-1", 1));
+            jms.createProducer().setProperty("marker", markerProperty).setProperty("overseerReplyTo", "queue://agent.replies")
+                    .send(jms.createQueue("orders"), OrdersApi.order("c-" + markerProperty, "A-1", 1));
+        }
+
+        TextMessage dead = DeadLetterQueue.await(marker);
+        TextMessage deadProperty = DeadLetterQueue.await(markerProperty);
+
+        assertTrue(dead.getStringProperty("dlqReason").contains("internal destination"), dead.getStringProperty("dlqReason"));
+        assertTrue(deadProperty.getStringProperty("dlqReason").contains("internal destination"),
+                deadProperty.getStringProperty("dlqReason"));
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    @Test
+    void aSubmitterWhoseTemporaryQueueIsGoneDoesNotHoldUpItsOrder() {
+        String customer = "c-gone-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            TemporaryQueue replies = jms.createTemporaryQueue();
+            jms.createProducer().setJMSReplyTo(replies).send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+        } // the connection closes: its temporary queue is deleted
+
+        String orderId = TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+
+        assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed").get("processState").asText());
+        assertFalse(TestStack.scalar("SELECT count(*) FROM order_reply_to WHERE order_id = ?", orderId) == 0,
+                "the reply-to was recorded");
+    }
+
+    private List<Notification> submitAndListen(String customer, String workflow) {
+        String correlationId = "corr-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            TemporaryQueue replies = jms.createTemporaryQueue();
+            JMSConsumer consumer = jms.createConsumer(replies);
+            String body = workflow == null ? OrdersApi.order(customer, "A-1", 1) : OrdersApi.order(customer, workflow);
+            jms.createProducer().setJMSReplyTo(replies).setJMSCorrelationID(correlationId)
+                    .send(jms.createQueue("orders"), body);
+            List<Notification> notifications = Notification.untilFinal(consumer, WAIT);
+            notifications.forEach(n -> assertEquals(correlationId, n.correlationId(), n.toString()));
+            return notifications;
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.overseer.support.Deployments;
+import io.overseer.support.JmsProtocol;
+import io.overseer.support.Notification;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.StompClient;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.Message;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Legacy clients on every protocol the broker speaks submit the HTTP body as a message on the order
+ * queue, each with its real client library and a submitter's credentials, and hear about their order on
+ * their own reply queue: received, each step completed, processed — correlated by their correlation id.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class JmsProtocolsIT {
+
+    static final Duration WAIT = Duration.ofSeconds(60);
+    static final List<String> PROCESSED = List.of("received", "step-completed", "step-completed", "step-completed",
+            "processed");
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connect() {
+        api = new OrdersApi(URI.create(base.toString()));
+        TestStack.simulator().clearFaults();
+    }
+
+    @ParameterizedTest
+    @EnumSource(JmsProtocol.class)
+    void aJmsClientSubmitsAndHearsEveryStatusOnItsTemporaryQueue(JmsProtocol protocol) throws Exception {
+        String customer = "c-" + protocol + "-" + UUID.randomUUID();
+        String correlationId = "corr-" + UUID.randomUUID();
+        List<Notification> notifications;
+        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+            TemporaryQueue replies = jms.createTemporaryQueue();
+            JMSConsumer consumer = jms.createConsumer(replies);
+            jms.createProducer().setJMSReplyTo(replies).setJMSCorrelationID(correlationId)
+                    .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 2));
+
+            notifications = Notification.untilFinal(consumer, WAIT);
+        }
+
+        assertEquals(PROCESSED, Notification.events(notifications), notifications.toString());
+        String orderId = TestStack.awaitOrderOf(customer, Duration.ofSeconds(5));
+        assertAllAbout(orderId, correlationId, notifications);
+        assertEquals(List.of("reserve-inventory", "charge-payment", "arrange-shipping"),
+                notifications.subList(1, 4).stream().map(n -> n.body().path("step").asText()).toList());
+        assertEquals("Processed", notifications.get(4).body().path("processState").asText());
+        assertEquals("Processed", api.get(orderId).get("processState").asText());
+    }
+
+    @Test
+    void aStompClientSubmitsAndHearsEveryStatusOnItsReplyQueue() throws Exception {
+        String customer = "c-stomp-" + UUID.randomUUID();
+        String correlationId = "corr-" + UUID.randomUUID();
+        String replyQueue = "overseer.reply.stomp-" + UUID.randomUUID();
+        List<Notification> notifications;
+        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+            BlockingQueue<StompClient.Frame> frames = stomp.subscribeQueue(replyQueue);
+            stomp.send("orders", Map.of("overseerReplyTo", replyQueue, "correlation-id", correlationId),
+                    OrdersApi.order(customer, "A-1", 2));
+
+            notifications = StompClient.untilFinal(frames, WAIT);
+        }
+
+        assertEquals(PROCESSED, Notification.events(notifications), notifications.toString());
+        String orderId = TestStack.awaitOrderOf(customer, Duration.ofSeconds(5));
+        assertAllAbout(orderId, correlationId, notifications);
+        assertEquals("Processed", api.get(orderId).get("processState").asText());
+    }
+
+    @Test
+    void withoutACorrelationIdNotificationsCarryTheMessageId() {
+        String customer = "c-msgid-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            TemporaryQueue replies = jms.createTemporaryQueue();
+            JMSConsumer consumer = jms.createConsumer(replies);
+            Message order = jms.createTextMessage(OrdersApi.order(customer, "A-1", 1));
+            order.setJMSReplyTo(replies);
+            jms.createProducer().send(jms.createQueue("orders"), order);
+
+            List<Notification> notifications = Notification.untilFinal(consumer, WAIT);
+
+            assertEquals(PROCESSED, Notification.events(notifications));
+            assertEquals(order.getJMSMessageID(), notifications.get(0).correlationId());
+        } catch (jakarta.jms.JMSException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JmsProtocol.class)
+    void aMalformedOrderGoesToTheDeadLetterQueueWithItsReason(JmsProtocol protocol) throws Exception {
+        String marker = "m-" + protocol + "-" + UUID.randomUUID();
+        long before = TestStack.countOrders();
+        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("marker", marker)
+                    .send(jms.createQueue("orders"), "{\"customerId\": \"" + marker + "\", \"items\": [");
+        }
+
+        TextMessage dead = DeadLetterQueue.await(marker);
+
+        assertTrue(dead.getStringProperty("dlqReason").startsWith("malformed order JSON"), dead.getStringProperty("dlqReason"));
+        assertEquals("orders", dead.getStringProperty("dlqOriginalDestination"));
+        assertTrue(dead.getText().contains(marker));
+        assertEquals(before, TestStack.countOrders());
+    }
+
+    @Test
+    void aMalformedStompOrderGoesToTheDeadLetterQueueWithItsReason() throws Exception {
+        String marker = "m-stomp-" + UUID.randomUUID();
+        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+            stomp.send("orders", Map.of("marker", marker), "not json " + marker);
+        }
+
+        Message dead = DeadLetterQueue.awaitAny(marker);
+
+        assertNotNull(dead);
+        assertTrue(dead.getStringProperty("dlqReason").startsWith("malformed order JSON"), dead.getStringProperty("dlqReason"));
+    }
+
+    static void assertAllAbout(String orderId, String correlationId, List<Notification> notifications) {
+        for (Notification n : notifications) {
+            assertEquals(correlationId, n.correlationId(), n.toString());
+            assertEquals(orderId, n.orderId(), n.toString());
+            assertEquals(n.event(), n.eventProperty(), n.toString());
+            assertTrue(n.body().hasNonNull("at") && n.body().hasNonNull("processState"), n.toString());
+        }
+    }
+}
