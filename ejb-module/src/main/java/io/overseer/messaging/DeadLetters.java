@@ -35,7 +35,7 @@ public class DeadLetters {
                     .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin);
             for (Object name : Collections.list(message.getPropertyNames())) {
                 String key = (String) name;
-                if (!key.startsWith("JMS") && !key.startsWith("_")) {
+                if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key)) {
                     producer.setProperty(key, message.getObjectProperty(key));
                 }
             }
@@ -62,5 +62,14 @@ public class DeadLetters {
         byte[] body = new byte[(int) Math.min(length, OrderMessages.MAX_BODY_BYTES * 4L)];
         message.readBytes(body);
         return body;
+    }
+
+    /**
+     * Whether JMS allows the name for a property. STOMP headers such as content-length arrive as
+     * properties a JMS producer may not set: they are left off the copy.
+     */
+    private static boolean isIdentifier(String name) {
+        return !name.isEmpty() && Character.isJavaIdentifierStart(name.charAt(0))
+                && name.chars().skip(1).allMatch(Character::isJavaIdentifierPart);
     }
 }

@@ -28,6 +28,8 @@ public final class OrderMessages {
     /** Far above the largest valid order (100 items); a bigger body is refused unread. */
     public static final int MAX_BODY_BYTES = 256 * 1024;
     static final int MAX_HEADER = 200;
+    /** The message property in which Artemis keeps a STOMP frame's reply-to header. */
+    private static final String STOMP_REPLY_TO = "JMSReplyTo";
 
     private OrderMessages() {
     }
@@ -93,7 +95,12 @@ public final class OrderMessages {
         if (destination instanceof Topic topic) {
             return new ReplyTo(topic.getTopicName(), ReplyTo.Kind.TOPIC);
         }
-        throw new InvalidOrderException("JMSReplyTo " + destination + " is neither a queue nor a topic; use the "
+        // STOMP's reply-to header: Artemis keeps it as the bare name it was given, neither queue nor topic.
+        String name = message.getStringProperty(STOMP_REPLY_TO);
+        if (name != null && !name.isBlank()) {
+            return ReplyTo.parse(bounded(name, "reply-to"));
+        }
+        throw new InvalidOrderException("JMSReplyTo is neither a queue nor a topic; use the "
                 + Destinations.REPLY_TO + " property");
     }
 

@@ -12,8 +12,10 @@ import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSContext;
+import jakarta.jms.JMSRuntimeException;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,9 +28,9 @@ import java.util.logging.Logger;
  * transition it reports commits, and a crash before the commit leaves neither.
  *
  * <p>Failure policy: a temporary reply queue whose client has gone away is not an error of the order —
- * the send fails before anything reaches the broker (auto-creation is off outside
- * {@value Destinations#REPLY_PREFIX}*), and the notification is dropped with a warning. Any other failure
- * rolls the transition back, so the broker redelivers the message that caused it.
+ * the client finds it missing before anything is sent (auto-creation is off outside
+ * {@value Destinations#REPLY_PREFIX}*), and the notifications are dropped with a warning. Any failure of
+ * the send itself rolls the transition back, so the broker redelivers the message that caused it.
  */
 @ApplicationScoped
 public class StatusNotifier {
@@ -57,14 +59,17 @@ public class StatusNotifier {
         if (address == null) {
             return;
         }
-        Destination destination = destination(address.replyTo());
+        Optional<Destination> destination = destination(address.replyTo(), transitions.orderId());
+        if (destination.isEmpty()) {
+            return;
+        }
         String processState = null;
         for (HistoryEntry entry : transitions.entries()) {
             if (entry.stepName() == null) {
                 processState = entry.toState();
             }
             String taskState = processState != null ? processState : transitions.processState().name();
-            StatusEvent.of(entry).ifPresent(event -> send(address, destination, notification(entry, event, taskState)));
+            StatusEvent.of(entry).ifPresent(event -> send(address, destination.get(), notification(entry, event, taskState)));
         }
     }
 
@@ -89,7 +94,18 @@ public class StatusNotifier {
         }
     }
 
-    private Destination destination(ReplyTo replyTo) {
-        return replyTo.kind().isTopic() ? jms.createTopic(replyTo.name()) : jms.createQueue(replyTo.name());
+    /**
+     * The reply destination, if it exists. The Artemis client looks it up here (outside the transaction's
+     * work) and refuses a queue that is gone and may not be auto-created: then the notifications are
+     * dropped, as nobody is left to read them.
+     */
+    private Optional<Destination> destination(ReplyTo replyTo, String orderId) {
+        try {
+            return Optional.of(replyTo.kind().isTopic() ? jms.createTopic(replyTo.name()) : jms.createQueue(replyTo.name()));
+        } catch (JMSRuntimeException e) {
+            LOG.log(Level.WARNING, "Order {0}: reply destination {1} is not available ({2}); notifications dropped",
+                    new Object[] {orderId, replyTo, e.getMessage()});
+            return Optional.empty();
+        }
     }
 }

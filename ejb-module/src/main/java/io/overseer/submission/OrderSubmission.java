@@ -19,7 +19,13 @@ import jakarta.inject.Inject;
 import jakarta.json.bind.JsonbException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -50,20 +56,24 @@ public class OrderSubmission {
     InstanceIdentity instance;
     @Inject
     StatusNotifier notifier;
+    @Inject
+    MessageKeys messageKeys;
 
     /**
      * Stores a validated order and announces it to the schedulers. Returns the new order id. Status
      * notifications, if the order asks for them, carry the order id as their correlation id.
      */
     public String submit(OrderRequest request) throws InvalidOrderException {
-        String orderId = create(request, replyTo(request, null), null);
+        String orderId = create(request, workflowOf(request), replyTo(request, null), null, UUID.randomUUID().toString());
         dispatchQueue.announce(orderId);
         return orderId;
     }
 
     /**
      * Parses, validates and stores an order that arrived on the order queue. Its status notifications go
-     * to the message's reply-to if it has one, else to the body's {@code replyTo}.
+     * to the message's reply-to if it has one, else to the body's {@code replyTo}. A message whose
+     * {@code idempotencyKey} its sender used before gets the order that key created (nothing is written),
+     * or is refused if that order was a different one.
      */
     public String accept(OrderMessage message) throws InvalidOrderException {
         OrderRequest request;
@@ -79,7 +89,45 @@ public class OrderSubmission {
         if (!violations.isEmpty()) {
             throw new InvalidOrderException("invalid order: " + describe(violations));
         }
-        return create(request, replyTo(request, message.replyTo()), message.correlationId());
+        // Everything that may refuse the order comes before the key: a refused order takes no key.
+        WorkflowDefinition workflow = workflowOf(request);
+        ReplyTo replyTo = replyTo(request, message.replyTo());
+        String orderId = UUID.randomUUID().toString();
+        if (message.idempotencyKey() != null) {
+            Optional<String> earlier = earlierOrder(message, request, orderId);
+            if (earlier.isPresent()) {
+                return earlier.get();
+            }
+        }
+        return create(request, workflow, replyTo, message.correlationId(), orderId);
+    }
+
+    /** Takes the message's key for {@code orderId}, or returns the order an earlier message with it created. */
+    private Optional<String> earlierOrder(OrderMessage message, OrderRequest request, String orderId)
+            throws InvalidOrderException {
+        String scope = "jms:" + Objects.requireNonNullElse(message.sender(), "");
+        String fingerprint = fingerprint(request);
+        Optional<MessageKeys.Taken> taken = messageKeys.claim(scope, message.idempotencyKey(), fingerprint, orderId,
+                clocks.now());
+        if (taken.isPresent() && !taken.get().fingerprint().equals(fingerprint)) {
+            throw new InvalidOrderException("idempotencyKey '" + message.idempotencyKey()
+                    + "' was already used for a different order");
+        }
+        taken.ifPresent(t -> LOG.log(Level.INFO, "Order {0}: repeated idempotencyKey of {1}; nothing new written",
+                new Object[] {t.orderId(), scope}));
+        return taken.map(MessageKeys.Taken::orderId);
+    }
+
+    /** SHA-256 of the order's canonical JSON: the same order however its JSON was spaced or ordered. */
+    static String fingerprint(OrderRequest request) {
+        String workflow = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
+        String canonical = Json.write(new OrderRequest(request.customerId(), request.items(), workflow, request.replyTo()));
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     private static ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage) throws InvalidOrderException {
@@ -94,11 +142,13 @@ public class OrderSubmission {
         return replyTo;
     }
 
-    private String create(OrderRequest request, ReplyTo replyTo, String correlationId) throws InvalidOrderException {
+    private WorkflowDefinition workflowOf(OrderRequest request) throws InvalidOrderException {
         String name = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
-        WorkflowDefinition workflow = workflows.find(name)
-                .orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
-        String orderId = UUID.randomUUID().toString();
+        return workflows.find(name).orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
+    }
+
+    private String create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String correlationId,
+                          String orderId) {
         var now = clocks.now();
         if (replyTo != null) {
             notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Legacy clients on every protocol the broker speaks submit the HTTP body as a message on the order
@@ -86,15 +87,17 @@ class JmsProtocolsIT {
         assertEquals("Processed", api.get(orderId).get("processState").asText());
     }
 
-    @Test
-    void aStompClientSubmitsAndHearsEveryStatusOnItsReplyQueue() throws Exception {
+    /** STOMP's own reply-to header, and the overseerReplyTo property (for clients that cannot set reply-to). */
+    @ParameterizedTest
+    @ValueSource(strings = {"reply-to", "overseerReplyTo"})
+    void aStompClientSubmitsAndHearsEveryStatusOnItsReplyQueue(String replyHeader) throws Exception {
         String customer = "c-stomp-" + UUID.randomUUID();
         String correlationId = "corr-" + UUID.randomUUID();
         String replyQueue = "overseer.reply.stomp-" + UUID.randomUUID();
         List<Notification> notifications;
         try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
             BlockingQueue<StompClient.Frame> frames = stomp.subscribeQueue(replyQueue);
-            stomp.send("orders", Map.of("overseerReplyTo", replyQueue, "correlation-id", correlationId),
+            stomp.send("orders", Map.of(replyHeader, replyQueue, "correlation-id", correlationId),
                     OrdersApi.order(customer, "A-1", 2));
 
             notifications = StompClient.untilFinal(frames, WAIT);
@@ -154,6 +157,50 @@ class JmsProtocolsIT {
 
         assertNotNull(dead);
         assertTrue(dead.getStringProperty("dlqReason").startsWith("malformed order JSON"), dead.getStringProperty("dlqReason"));
+    }
+
+    /** Good and bad orders interleaved: every good one becomes an order, every bad one is dead-lettered with its reason. */
+    @Test
+    void aMixedBatchLosesNothing() throws Exception {
+        String batch = "c-batch-" + UUID.randomUUID();
+        Map<String, String> reasons = new java.util.LinkedHashMap<>();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            var orders = jms.createQueue("orders");
+            for (int i = 0; i < 10; i++) {
+                jms.createProducer().send(orders, OrdersApi.order(batch + "-" + i, "A-1", 1));
+                String marker = batch + "-bad-" + i;
+                Message bad = switch (i % 5) {
+                    case 0 -> jms.createTextMessage("{\"customerId\": [");
+                    case 1 -> jms.createTextMessage("{\"customerId\":\"x\",\"items\":[{\"sku\":\"A 1\",\"quantity\":0}]}");
+                    case 2 -> jms.createMapMessage();
+                    case 3 -> {
+                        var bytes = jms.createBytesMessage();
+                        bytes.writeBytes(new byte[] {(byte) 0xC3, (byte) 0x28});
+                        yield bytes;
+                    }
+                    default -> jms.createTextMessage(OrdersApi.order(batch + "-wf", "no-such-workflow"));
+                };
+                bad.setStringProperty("marker", marker);
+                jms.createProducer().send(orders, bad);
+                reasons.put(marker, switch (i % 5) {
+                    case 0 -> "malformed order JSON";
+                    case 1 -> "invalid order";
+                    case 2 -> "an order must be JSON";
+                    case 3 -> "order body is not UTF-8";
+                    default -> "unknown workflow";
+                });
+            }
+        }
+
+        for (int i = 0; i < 10; i++) {
+            TestStack.awaitOrderOf(batch + "-" + i, Duration.ofSeconds(60));
+        }
+        for (var expected : reasons.entrySet()) {
+            Message dead = DeadLetterQueue.awaitAny(expected.getKey());
+            assertTrue(dead.getStringProperty("dlqReason").startsWith(expected.getValue()),
+                    expected + " got " + dead.getStringProperty("dlqReason"));
+        }
+        assertEquals(0, TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id = ?", batch + "-wf"));
     }
 
     static void assertAllAbout(String orderId, String correlationId, List<Notification> notifications) {

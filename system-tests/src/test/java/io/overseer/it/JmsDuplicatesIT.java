@@ -1,0 +1,150 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.overseer.support.Deployments;
+import io.overseer.support.JmsProtocol;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.StompClient;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** A message sent again — by a client retry, on any protocol, even concurrently — creates one order. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class JmsDuplicatesIT {
+
+    static final int COPIES = 8;
+    /** How long after the first order appears a duplicate would have made a second one. */
+    static final Duration SETTLE = Duration.ofSeconds(4);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @ParameterizedTest
+    @EnumSource(JmsProtocol.class)
+    void theBrokerDropsCopiesWithTheSameDuplicateId(JmsProtocol protocol) throws Exception {
+        String customer = "c-dupid-" + protocol + "-" + UUID.randomUUID();
+        String duplicateId = UUID.randomUUID().toString();
+        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+            for (int i = 0; i < 3; i++) {
+                jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
+                        .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+            }
+        }
+
+        assertOneOrderOf(customer);
+    }
+
+    @Test
+    void theBrokerDropsStompCopiesWithTheSameDuplicateId() throws Exception {
+        String customer = "c-dupid-stomp-" + UUID.randomUUID();
+        String duplicateId = UUID.randomUUID().toString();
+        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+            for (int i = 0; i < 3; i++) {
+                stomp.send("orders", Map.of("_AMQ_DUPL_ID", duplicateId), OrdersApi.order(customer, "A-1", 1));
+            }
+        }
+
+        assertOneOrderOf(customer);
+    }
+
+    @Test
+    void copiesSentConcurrentlyOnSeparateConnectionsMakeOneOrder() throws Exception {
+        String customer = "c-dupid-race-" + UUID.randomUUID();
+        String duplicateId = UUID.randomUUID().toString();
+        sendConcurrently(COPIES, () -> {
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+                jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
+                        .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+            }
+            return null;
+        });
+
+        assertOneOrderOf(customer);
+    }
+
+    @Test
+    void copiesWithOneIdempotencyKeySentConcurrentlyMakeOneOrderEvenLater() throws Exception {
+        String customer = "c-key-race-" + UUID.randomUUID();
+        String key = "erp-" + UUID.randomUUID();
+        Callable<Void> send = () -> {
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+                jms.createProducer().setProperty("idempotencyKey", key)
+                        .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+            }
+            return null;
+        };
+        sendConcurrently(COPIES, send);
+        assertOneOrderOf(customer);
+
+        send.call(); // a resend long after the first was processed
+
+        assertOneOrderOf(customer);
+    }
+
+    @Test
+    void anIdempotencyKeyReusedForAnotherOrderIsDeadLetteredAndKeysArePerBrokerUser() throws Exception {
+        String customer = "c-key-reuse-" + UUID.randomUUID();
+        String key = "erp-" + UUID.randomUUID();
+        String marker = "m-key-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("idempotencyKey", key)
+                    .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+            TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+            jms.createProducer().setProperty("idempotencyKey", key).setProperty("marker", marker)
+                    .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 2));
+        }
+        String otherCustomer = "c-key-other-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.OTHER_SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("idempotencyKey", key)
+                    .send(jms.createQueue("orders"), OrdersApi.order(otherCustomer, "A-1", 1));
+        }
+
+        var dead = DeadLetterQueue.await(marker);
+
+        assertEquals("idempotencyKey '" + key + "' was already used for a different order", dead.getStringProperty("dlqReason"));
+        assertOneOrderOf(customer);
+        assertOneOrderOf(otherCustomer);
+    }
+
+    static void sendConcurrently(int copies, Callable<Void> send) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(copies);
+        try {
+            List<Future<Void>> sent = new ArrayList<>();
+            for (int i = 0; i < copies; i++) {
+                sent.add(pool.submit(send));
+            }
+            for (Future<Void> f : sent) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static void assertOneOrderOf(String customer) throws InterruptedException {
+        TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+        Thread.sleep(SETTLE.toMillis());
+        assertEquals(1, TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id = ?", customer), customer);
+    }
+}
