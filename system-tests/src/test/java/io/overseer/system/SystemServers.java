@@ -23,13 +23,13 @@ final class SystemServers {
 
     /**
      * The test stack's properties, with the agent's circuit breaker kept closed: these tests make one
-     * operation hang for every order, and an open circuit (one per remote service) would also hold back the
-     * other operations, so steps the tests count would be attempted more than once before the crash.
+     * operation hang for every order, and an open circuit (one per remote service, and the simulator is one service) would also hold back
+     * the other operations, so steps the tests count would be attempted more than once before the crash.
      * CircuitBreakerIT covers the circuit.
      */
     private static java.util.Map<String, String> properties() {
         var properties = new java.util.HashMap<>(TestStack.appProperties());
-        properties.put("io.overseer.agent.RemoteServiceCircuit/call/CircuitBreaker/requestVolumeThreshold", "1000000");
+        properties.put("overseer.agent.service.remote-service.circuit.enabled", "false");
         return properties;
     }
 }
