@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -31,6 +32,7 @@ public final class HttpRemoteService implements RemoteService {
     private final String url;
     private final Set<String> operations;
     private final Function<String, StatusClassification> classification;
+    private final Map<String, StatusClassification> classifications = new ConcurrentHashMap<>();
 
     /**
      * @param operations     the operations it performs; empty for "every operation no other service claims"
@@ -61,7 +63,7 @@ public final class HttpRemoteService implements RemoteService {
 
     /** How the answers of {@code operation} are classified. */
     public StatusClassification classificationOf(String operation) {
-        return classification.apply(operation);
+        return classifications.computeIfAbsent(operation, classification);
     }
 
     URI uri(String operation) {
