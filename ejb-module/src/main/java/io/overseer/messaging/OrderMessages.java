@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 
 /**
  * Reads an order from an order-queue message, whatever protocol sent it. How the JSON arrives differs:
@@ -28,6 +29,7 @@ public final class OrderMessages {
     /** Far above the largest valid order (100 items); a bigger body is refused unread. */
     public static final int MAX_BODY_BYTES = 256 * 1024;
     static final int MAX_HEADER = 200;
+    static final String DUPLICATE_KEY_PREFIX = "_AMQ_DUPL_ID:";
     /** The message property in which Artemis keeps a STOMP frame's reply-to header. */
     private static final String STOMP_REPLY_TO = "JMSReplyTo";
 
@@ -35,9 +37,24 @@ public final class OrderMessages {
     }
 
     public static OrderMessage read(Message message) throws JMSException, InvalidOrderException {
-        return new OrderMessage(body(message), replyTo(message), correlationId(message),
-                bounded(message.getStringProperty(Destinations.IDEMPOTENCY_KEY), Destinations.IDEMPOTENCY_KEY),
-                sender(message));
+        return new OrderMessage(body(message), replyTo(message), correlationId(message), key(message), sender(message));
+    }
+
+    /**
+     * The message's business key, else its duplicate id: the broker drops most repeats of a duplicate id
+     * itself, but not all of them when they race in on separate connections (seen: 2 orders of 8
+     * concurrent copies), so the database's key check serves as its backstop. Prefixed so that a
+     * duplicate id never matches a business key.
+     */
+    static String key(Message message) throws JMSException, InvalidOrderException {
+        String key = bounded(message.getStringProperty(Destinations.IDEMPOTENCY_KEY), Destinations.IDEMPOTENCY_KEY);
+        if (key != null) {
+            return key;
+        }
+        Object duplicateId = message.getObjectProperty(Destinations.DUPLICATE_ID);
+        String id = duplicateId instanceof byte[] bytes ? HexFormat.of().formatHex(bytes)
+                : duplicateId == null ? null : duplicateId.toString();
+        return id == null ? null : bounded(DUPLICATE_KEY_PREFIX + id, Destinations.DUPLICATE_ID);
     }
 
     static String body(Message message) throws JMSException, InvalidOrderException {
