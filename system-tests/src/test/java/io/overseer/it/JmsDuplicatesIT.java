@@ -83,6 +83,30 @@ class JmsDuplicatesIT {
         assertOneOrderOf(customer);
     }
 
+    /**
+     * The application keeps a message's duplicate id as its key too (the broker's check lets racing
+     * copies through, seen once): a later message naming that key for another order is refused.
+     */
+    @Test
+    void theDuplicateIdIsAlsoKeptAsTheOrdersKey() throws Exception {
+        String customer = "c-dupid-key-" + UUID.randomUUID();
+        String duplicateId = UUID.randomUUID().toString();
+        String marker = "m-dupid-key-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
+                    .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+            TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+            jms.createProducer().setProperty("idempotencyKey", "_AMQ_DUPL_ID:" + duplicateId).setProperty("marker", marker)
+                    .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 5));
+        }
+
+        var dead = DeadLetterQueue.await(marker);
+
+        assertEquals("idempotencyKey '_AMQ_DUPL_ID:" + duplicateId + "' was already used for a different order",
+                dead.getStringProperty("dlqReason"));
+        assertOneOrderOf(customer);
+    }
+
     @Test
     void copiesWithOneIdempotencyKeySentConcurrentlyMakeOneOrderEvenLater() throws Exception {
         String customer = "c-key-race-" + UUID.randomUUID();
