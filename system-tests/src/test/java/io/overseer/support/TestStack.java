@@ -52,8 +52,24 @@ public final class TestStack implements LauncherSessionListener {
             """;
     private static Map<String, String> appProperties = Map.of();
     /** An operator of the test servers' file realm, with a password made up for this run. */
-    public static final RealmUser OPERATOR = new RealmUser("ops", java.util.UUID.randomUUID().toString(),
-            List.of("operator"));
+    public static final RealmUser OPERATOR = user("ops", "operator");
+    /** The usual API client of the tests: may submit orders and read them. */
+    public static final RealmUser CLIENT = user("client", "submitter", "viewer");
+    /** May submit, not read. */
+    public static final RealmUser SUBMITTER = user("submit-only", "submitter");
+    /** May read, not submit. */
+    public static final RealmUser VIEWER = user("view-only", "viewer");
+    /** Every user the test servers' realm holds (created by each server's post-boot commands). */
+    public static final List<RealmUser> USERS = List.of(OPERATOR, CLIENT, SUBMITTER, VIEWER);
+
+    /** The user's HTTP Basic credentials. */
+    public static Http.Credentials credentials(RealmUser user) {
+        return new Http.Credentials(user.name(), user.password());
+    }
+
+    private static RealmUser user(String name, String... roles) {
+        return new RealmUser(name, java.util.UUID.randomUUID().toString(), List.of(roles));
+    }
 
     private static PostgresNode postgres;
     private static BrokerNode broker;
@@ -130,8 +146,16 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
-                + System.lineSeparator() + OPERATOR.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator());
+                + System.lineSeparator() + userCommands());
         return file;
+    }
+
+    private static String userCommands() throws IOException {
+        StringBuilder commands = new StringBuilder();
+        for (RealmUser user : USERS) {
+            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
+        }
+        return commands.toString();
     }
 
     private static synchronized void stopAll() {
