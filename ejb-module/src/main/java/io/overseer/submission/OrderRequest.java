@@ -12,11 +12,21 @@ import java.util.List;
 /**
  * A new order, as submitted over HTTP or as a JSON text message on the order queue. {@code workflow}
  * names the task type to run (default "order").
+ *
+ * <p>Free text (customerId) may be any script, right-to-left ones and emoji included, but no control
+ * characters (NUL, which PostgreSQL cannot store, line breaks that would forge log lines), no unpaired
+ * surrogate halves (not Unicode text; the database would store them as "?") and no bidirectional
+ * override or isolate characters (text that displays other than it reads, "Trojan Source").
  */
 public record OrderRequest(
-        @NotBlank @Size(max = 100) String customerId,
+        @NotBlank @Size(max = 100) @Pattern(regexp = TEXT, message = TEXT_MESSAGE) String customerId,
         @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items,
         @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow) {
+
+    /** Text without control characters, unpaired surrogates or bidirectional overrides (see above). */
+    public static final String TEXT = "[^\\p{Cc}\\p{Cs}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}]*";
+    public static final String TEXT_MESSAGE =
+            "must not contain control characters, unpaired surrogates or bidirectional overrides";
 
     public record Item(
             @NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9._-]+") String sku,
