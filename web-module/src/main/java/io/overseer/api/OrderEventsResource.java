@@ -19,7 +19,7 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.eclipse.microprofile.openapi.annotations.tags.Tags;
 
 /**
  * {@code GET /api/orders/{id}/events}: every transition of the order and its steps as Server-Sent Events
@@ -30,7 +30,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("orders/{orderId}/events")
 @RequestScoped
-@Tag(name = "orders")
 public class OrderEventsResource {
 
     @Inject
@@ -40,6 +39,7 @@ public class OrderEventsResource {
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Tags(refs = "orders")
     @Operation(summary = "Live transitions of an order as Server-Sent Events, until it rests (role viewer)")
     @APIResponse(responseCode = "200", description = "text/event-stream of transitions")
     @APIResponse(responseCode = "400", ref = "Invalid")

@@ -32,6 +32,10 @@ import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -64,7 +68,10 @@ public class OrdersResource {
     @Operation(summary = "Submit an order (role submitter)", description = "With an Idempotency-Key, a retry "
             + "(same key and body, same caller, within 24 h) answers the first 202 again, marked "
             + REPLAYED + ": true, and creates nothing; the key with another body is a 422.")
-    @APIResponse(responseCode = "202", description = "Accepted: Location names the order")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(ref = "OrderRequest")))
+    @APIResponse(responseCode = "202", description = "Accepted: Location names the order", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Accepted.class)))
     @APIResponse(responseCode = "400", ref = "Invalid")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
@@ -88,6 +95,8 @@ public class OrdersResource {
     @GET
     @Operation(summary = "List orders (role viewer)", description = "Oldest first, by creation time then id; "
             + "pages by keyset: follow `next` (also a Link rel=next header) until it is null.")
+    @APIResponse(responseCode = "200", description = "A page of orders", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderPage.class)))
     @APIResponse(responseCode = "400", ref = "Invalid")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
@@ -113,6 +122,8 @@ public class OrdersResource {
     @GET
     @Path("{orderId}")
     @Operation(summary = "An order, its state record and its steps (role viewer)")
+    @APIResponse(responseCode = "200", description = "The order", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class)))
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
@@ -124,6 +135,9 @@ public class OrdersResource {
     @GET
     @Path("{orderId}/history")
     @Operation(summary = "Every transition of the order and its steps, oldest first (role viewer)")
+    @APIResponse(responseCode = "200", description = "The transitions", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY,
+            implementation = HistoryView.class)))
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")

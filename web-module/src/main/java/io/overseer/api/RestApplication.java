@@ -27,22 +27,22 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
         security = @SecurityRequirement(name = "basic"),
         components = @Components(responses = {
                 @APIResponse(name = "Invalid", description = "Malformed JSON, unknown or mistyped fields, invalid values"
-                        + " or parameters; `errors` names each field", content = @Content(mediaType = Problem.MEDIA_TYPE,
-                        schema = @Schema(implementation = Problem.class))),
+                        + " or parameters; `errors` names each field",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "Unauthorized", description = "No or wrong credentials (HTTP Basic)",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "Forbidden", description = "The caller lacks the role",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "NotFound", description = "No such order",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "Conflict", description = "The order's state does not allow the action",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "TooLarge", description = "The body exceeds the limit (64 KiB by default)",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "UnsupportedMediaType", description = "The body is not application/json",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "KeyReused", description = "The Idempotency-Key was used for a different request",
-                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem")))
         }))
 @SecurityScheme(securitySchemeName = "basic", type = SecuritySchemeType.HTTP, scheme = "basic",
         description = "HTTP Basic against the server's realm; roles submitter, viewer, operator")
