@@ -143,10 +143,10 @@ class ReadingIT {
         assertTrue(paths.stream().anyMatch(p -> p.endsWith("/orders/{orderId}/events")), paths.toString());
         assertNotNull(openapi.at("/components/securitySchemes/basic"), document.body());
         assertEquals("basic", openapi.at("/components/securitySchemes/basic/scheme").asText(), document.body());
-        assertEquals("#/components/responses/KeyReused",
-                openapi.at("/paths/~1api~1orders/post/responses/422/$ref").asText(), document.body());
+        JsonNode orders = openapi.get("paths").get(paths.stream().filter(p -> p.endsWith("/api/orders")).findFirst().orElseThrow());
+        assertEquals("#/components/responses/KeyReused", orders.at("/post/responses/422/$ref").asText(), document.body());
+        assertTrue(orders.at("/get/summary").asText().contains("viewer"), document.body());
         assertTrue(openapi.at("/components/schemas/Problem/properties").has("errors"), document.body());
-        assertTrue(openapi.at("/paths/~1api~1orders/get/summary").asText().contains("viewer"), document.body());
     }
 
     /** Follows {@code next} from the first page to the last; returns every listed order. */
