@@ -1,6 +1,7 @@
 package io.overseer.agent;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.ShutdownGate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -12,9 +13,11 @@ import java.util.logging.Logger;
 /**
  * Runs one attempt against its deadline: calls, retries transient faults with backoff while time is
  * left, and returns the reply to send — or nothing once the complete-by has passed or the attempt is no
- * longer the current one (see {@link AttemptFence}). Calls go through the circuit breaker
- * ({@link RemoteServiceCircuit}); an open circuit is one more transient fault. Counts what happens in
- * {@link AgentMetrics}.
+ * longer the current one (see {@link AttemptFence}). Calls go to the service that performs the
+ * operation, through its circuit breaker ({@link RemoteServices}, {@link ServiceCircuit}); an open
+ * circuit is one more transient fault. On an instance shutting down ({@link ShutdownGate}) no new call
+ * starts: the attempt is handed back so that another instance takes it over at once. Counts what
+ * happens in {@link AgentMetrics}.
  */
 @ApplicationScoped
 public class AttemptRunner {
@@ -22,7 +25,7 @@ public class AttemptRunner {
     private static final Logger LOG = Logger.getLogger(AttemptRunner.class.getName());
 
     @Inject
-    RemoteServiceCircuit circuit;
+    RemoteServices services;
     @Inject
     AgentMetrics metrics;
     @Inject
@@ -31,6 +34,8 @@ public class AttemptRunner {
     Clocks clocks;
     @Inject
     AttemptFence fence;
+    @Inject
+    ShutdownGate gate;
 
     public Optional<AgentReply> run(AgentRequest request) {
         Backoff backoff = settings.backoff();
@@ -48,10 +53,21 @@ public class AttemptRunner {
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
                 return Optional.empty();
             }
+            if (!gate.enter()) {
+                LOG.log(Level.INFO, "Order {0}: {1} handed back: this instance is shutting down",
+                        new Object[] {request.orderId(), request.operation()});
+                metrics.failed(request.operation(), AgentMetrics.FailureKind.HANDED_BACK);
+                return Optional.of(AgentReply.handedBack(request, "instance shutting down; call not attempted"));
+            }
             if (retry > 1) {
                 metrics.retried(request.operation());
             }
-            CallResult result = call(request, left);
+            CallResult result;
+            try {
+                result = call(request, left);
+            } finally {
+                gate.exit();
+            }
             switch (result.kind()) {
                 case SUCCESS:
                     return Optional.of(AgentReply.succeeded(request, result.detail()));
@@ -74,7 +90,7 @@ public class AttemptRunner {
 
     private CallResult call(AgentRequest request, Duration timeout) {
         long started = System.nanoTime();
-        CallResult result = RemoteServiceCircuit.guarded(() -> circuit.call(request, timeout));
+        CallResult result = services.route(request.operation()).call(request, timeout);
         if (!result.isCircuitOpen()) {
             metrics.called(request.operation(), Duration.ofNanos(System.nanoTime() - started));
         }

@@ -3,6 +3,7 @@ package io.overseer.scheduler;
 import io.overseer.agent.AgentReply;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.ShutdownGate;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
@@ -13,6 +14,7 @@ import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,6 +29,8 @@ import java.util.logging.Logger;
 public class Scheduler {
 
     private static final Logger LOG = Logger.getLogger(Scheduler.class.getName());
+    /** How long a hint passed on by an instance shutting down waits in the broker. */
+    private static final Duration HAND_ON_DELAY = Duration.ofSeconds(1);
 
     @Inject
     StateStore store;
@@ -40,9 +44,21 @@ public class Scheduler {
     InstanceIdentity instance;
     @Inject
     Clocks clocks;
+    @Inject
+    ShutdownGate gate;
+    @Inject
+    DispatchQueue dispatchQueue;
 
-    /** Claims the order if it waits for a scheduler; false if it is unknown, not due, or another instance has it. */
+    /**
+     * Claims the order if it waits for a scheduler; false if it is unknown, not due, or another instance
+     * has it. An instance shutting down claims nothing: it passes the hint on, a moment later, for
+     * another instance (or itself, restarted).
+     */
     public boolean dispatch(String orderId) {
+        if (!gate.isOpen()) {
+            dispatchQueue.announce(orderId, HAND_ON_DELAY);
+            return false;
+        }
         Optional<OrderState> locked = store.lock(orderId);
         if (locked.isEmpty()) {
             LOG.log(Level.WARNING, "Dispatch for unknown order {0} ignored", orderId);
@@ -69,10 +85,17 @@ public class Scheduler {
         }
         WorkflowDefinition definition = workflows.get(state.workflow());
         Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
-        Optional<Attempt> next = reply.outcome() == AgentReply.Outcome.SUCCEEDED
-                ? state.succeed(reply.epoch(), reply.stepSeq(), clocks.now(), definition, agent)
-                : state.fail(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), clocks.now(),
-                        definition, agent);
+        Optional<Attempt> next = switch (reply.outcome()) {
+            case SUCCEEDED -> state.succeed(reply.epoch(), reply.stepSeq(), clocks.now(), definition, agent);
+            case FAILED -> state.fail(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(),
+                    clocks.now(), definition, agent);
+            case HANDED_BACK -> {
+                state.handBack(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), clocks.now(),
+                        agent);
+                dispatchQueue.announce(state.orderId());
+                yield Optional.empty();
+            }
+        };
         next.ifPresent(attempt -> start(state, attempt));
         store.saveHistory(state);
         reportIfFinal(state);

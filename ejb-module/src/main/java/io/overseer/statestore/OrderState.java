@@ -152,6 +152,23 @@ public class OrderState {
         return giveUp(definition.step(step.name()), step.name() + " failed: " + reason, owner, now, definition, agent);
     }
 
+    /**
+     * The agent handed the attempt back without calling the remote service (its instance is shutting
+     * down): the task waits for a scheduler again at once, and no failure is counted — nothing was tried.
+     */
+    public void handBack(long replyEpoch, int stepSeq, String reason, OffsetDateTime now, Actor agent) {
+        StepState step = requireCurrent(replyEpoch, stepSeq, "hand back");
+        step.unlock();
+        release();
+        if (isCompensating()) {
+            history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, agent, step.state(), step.state(), reason));
+        } else {
+            moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
+            moveTask(ProcessState.Pending, now, agent, reason);
+        }
+        updatedAt = now;
+    }
+
     /** Whether the complete-by time of the running attempt has passed. */
     public boolean isExpired(OffsetDateTime now) {
         return lockedBy != null && completeBy != null && completeBy.isBefore(now);

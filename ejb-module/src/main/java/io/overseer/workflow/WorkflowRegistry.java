@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -63,6 +64,10 @@ public class WorkflowRegistry {
 
     public Optional<WorkflowDefinition> find(String name) {
         return Optional.ofNullable(workflows.get(name));
+    }
+
+    public Collection<WorkflowDefinition> all() {
+        return workflows.values();
     }
 
     /** The definition of a workflow that records already name; its absence is a configuration error. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.ShutdownGate;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,9 @@ class AttemptRunnerTest {
 
     private final List<String> events = new ArrayList<>();
     private final Deque<Object> outcomes = new ArrayDeque<>();
+    private static final Object OPEN = new Object();
     private boolean current = true;
+    private boolean closing;
     private AttemptRunner runner;
 
     @BeforeEach
@@ -37,14 +39,22 @@ class AttemptRunnerTest {
                 return current;
             }
         };
-        runner.circuit = new RemoteServiceCircuit() {
+        runner.services = new RemoteServices() {
             @Override
-            public CallResult call(AgentRequest request, Duration timeout) throws TransientCallException {
-                Object next = outcomes.isEmpty() ? CallResult.ofStatus(200, "{}") : outcomes.poll();
-                if (next instanceof RuntimeException e) {
-                    throw e;
+            public ServiceCircuit route(String operation) {
+                Object next = outcomes.isEmpty() ? CallResult.success("{}") : outcomes.poll();
+                ServiceCircuit circuit = new ServiceCircuit(service((CallResult) (next == OPEN ? null : next)),
+                        new HttpServiceConfig(key -> Optional.empty()).circuit("test"));
+                if (next == OPEN) {
+                    circuit.breaker().transitionToForcedOpenState();
                 }
-                return raiseTransient((CallResult) next);
+                return circuit;
+            }
+        };
+        runner.gate = new ShutdownGate() {
+            @Override
+            public synchronized boolean enter() {
+                return !closing && super.enter();
             }
         };
         runner.metrics = new AgentMetrics() {
@@ -65,6 +75,25 @@ class AttemptRunnerTest {
         };
     }
 
+    private static RemoteService service(CallResult result) {
+        return new RemoteService() {
+            @Override
+            public String name() {
+                return "test";
+            }
+
+            @Override
+            public boolean performs(String operation) {
+                return true;
+            }
+
+            @Override
+            public CallResult call(AgentRequest request, Duration timeout) {
+                return result;
+            }
+        };
+    }
+
     private static AgentRequest request(Duration left) {
         return new AgentRequest("o-1", 1, 0, "charge-payment", "o-1:charge-payment",
                 OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of());
@@ -72,8 +101,8 @@ class AttemptRunnerTest {
 
     @Test
     void transientFaultsAndAnOpenCircuitAreRetriedUntilSuccessAndCounted() {
-        outcomes.add(CallResult.ofStatus(503, "busy"));
-        outcomes.add(new CircuitBreakerOpenException("open"));
+        outcomes.add(CallResult.transientFault("HTTP 503: busy"));
+        outcomes.add(OPEN);
 
         Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
 
@@ -85,7 +114,7 @@ class AttemptRunnerTest {
 
     @Test
     void aRefusalIsReportedAtOnceAndCountedAsNontransient() {
-        outcomes.add(CallResult.ofStatus(422, "declined"));
+        outcomes.add(CallResult.refused("HTTP 422: declined"));
 
         Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
 
@@ -109,5 +138,37 @@ class AttemptRunnerTest {
 
         assertTrue(reply.isEmpty());
         assertEquals(List.of("fenced charge-payment"), events);
+    }
+
+    @Test
+    void anInstanceShuttingDownHandsTheAttemptBackWithoutACall() {
+        closing = true;
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertEquals(AgentReply.Outcome.HANDED_BACK, reply.orElseThrow().outcome());
+        assertEquals(List.of("handed-back charge-payment"), events);
+    }
+
+    @Test
+    void aRetryDueWhileShuttingDownIsHandedBackInsteadOfCalled() {
+        outcomes.add(CallResult.transientFault("HTTP 503"));
+        runner.metrics = new AgentMetrics() {
+            @Override
+            public void called(String operation, Duration latency) {
+                events.add("call " + operation);
+                closing = true;
+            }
+
+            @Override
+            public void failed(String operation, FailureKind kind) {
+                events.add(kind.tag() + " " + operation);
+            }
+        };
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertEquals(AgentReply.Outcome.HANDED_BACK, reply.orElseThrow().outcome());
+        assertEquals(List.of("call charge-payment", "transient charge-payment", "handed-back charge-payment"), events);
     }
 }

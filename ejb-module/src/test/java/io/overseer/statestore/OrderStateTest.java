@@ -73,6 +73,30 @@ class OrderStateTest {
     }
 
     @Test
+    void anAttemptHandedBackWaitsForASchedulerAtOnceWithoutAFailureAndItsEpochIsDead() {
+        OrderState state = pending(ORDER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.drainHistory();
+
+        state.handBack(a.epoch(), 0, "instance shutting down", T0.plusSeconds(1), AGENT);
+
+        assertEquals(ProcessState.Pending, state.processState());
+        assertNull(state.lockedBy());
+        assertEquals(0, state.failureCount());
+        assertEquals(0, state.steps().get(0).failureCount());
+        assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
+        assertTrue(state.isClaimable(T0.plusSeconds(1)));
+        assertEquals(List.of("Running->NotStarted", "Processing->Pending"), state.drainHistory().stream()
+                .map(h -> h.fromState() + "->" + h.toState()).toList());
+        assertThrows(IllegalTransitionException.class,
+                () -> state.succeed(a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT), "the handed-back attempt is fenced");
+
+        Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER);
+        assertEquals(a.epoch() + 1, b.epoch());
+        assertEquals("reserve", b.operation());
+    }
+
+    @Test
     void stepsRunInOrderEachWithANewEpochUntilProcessed() {
         OrderState state = pending(ORDER);
         Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);

@@ -40,14 +40,19 @@ public final class TestStack implements LauncherSessionListener {
     public static final int MAX_RETRIES = 3;
     /**
      * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
-     * a single step that stops in Error when it gives up, and a two-step "express" order.
+     * a single step that stops in Error when it gives up, a two-step "express" order, and "screened",
+     * whose first operation a coded agent performs in the deployments that add one (AgentSpiIT) and the
+     * simulator's catch-all agent in the others.
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
               {"name": "single-charge", "steps": [{"name": "charge-payment", "onExhausted": "error"}]},
               {"name": "express", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
-                {"name": "arrange-shipping", "compensation": "cancel-shipment"}]}
+                {"name": "arrange-shipping", "compensation": "cancel-shipment"}]},
+              {"name": "screened", "steps": [
+                {"name": "screen-order", "onExhausted": "error"},
+                {"name": "charge-payment", "compensation": "refund-payment"}]}
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();

@@ -135,6 +135,8 @@ class CrashRecoveryIT {
         long processedAtStop = processedCount(TERMINATED);
         LOG.info("SIGTERMed Payara with " + processedAtStop + " of 100 orders Processed");
         assertFalse(server.isAlive());
+        String log = java.nio.file.Files.readString(TestStack.workDir().resolve("sigterm").resolve("payara.log"));
+        assertTrue(log.contains("Shutting down: no new work is taken"), "the shutdown gate closed on SIGTERM");
         assertTrue(processedAtStop < 100, "the stop must happen while orders are in flight");
 
         simulator.clearFaults();

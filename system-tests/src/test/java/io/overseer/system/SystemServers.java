@@ -12,11 +12,16 @@ final class SystemServers {
     }
 
     static AppServerNode payaraMicro(String name) {
+        return payaraMicro(name, java.util.Map.of());
+    }
+
+    /** With these application properties set over the test stack's. */
+    static AppServerNode payaraMicro(String name, java.util.Map<String, String> extraProperties) {
         var postgres = TestStack.postgres();
         var broker = TestStack.broker();
         AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                TestStack.simulatorUrl(), properties(), "512m");
+                TestStack.simulatorUrl(), properties(extraProperties), "512m");
         Path dir = TestStack.workDir().resolve(name);
         AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
@@ -25,13 +30,14 @@ final class SystemServers {
 
     /**
      * The test stack's properties, with the agent's circuit breaker kept closed: these tests make one
-     * operation hang for every order, and an open circuit (one per remote service) would also hold back the
-     * other operations, so steps the tests count would be attempted more than once before the crash.
+     * operation hang for every order, and an open circuit (one per remote service, and the simulator is one service) would also hold back
+     * the other operations, so steps the tests count would be attempted more than once before the crash.
      * CircuitBreakerIT covers the circuit.
      */
-    private static java.util.Map<String, String> properties() {
+    private static java.util.Map<String, String> properties(java.util.Map<String, String> extra) {
         var properties = new java.util.HashMap<>(TestStack.appProperties());
-        properties.put("io.overseer.agent.RemoteServiceCircuit/call/CircuitBreaker/requestVolumeThreshold", "1000000");
+        properties.putAll(extra);
+        properties.put("overseer.agent.service.remote-service.circuit.enabled", "false");
         return properties;
     }
 }

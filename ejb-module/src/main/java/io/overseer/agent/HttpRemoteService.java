@@ -1,0 +1,99 @@
+package io.overseer.agent;
+
+import io.overseer.platform.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The generic HTTP agent: a remote service configured rather than coded. Each call is a
+ * {@code POST} of {@code {"orderId", "payload": {"customerId", "lines"}}} to the service's URL (with
+ * {@code {operation}} replaced by the operation's name), carrying the attempt's
+ * {@code Idempotency-Key} and its deadline as {@code X-Complete-By}; the request timeout is what is
+ * left of the deadline. Answers are classified per operation ({@link StatusClassification}). See
+ * {@link HttpServiceConfig} for the configuration keys.
+ */
+public final class HttpRemoteService implements RemoteService {
+
+    /** One client for every configured service: it pools connections per host. */
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+
+    private final String name;
+    private final String url;
+    private final Set<String> operations;
+    private final Function<String, StatusClassification> classification;
+    private final Map<String, StatusClassification> classifications = new ConcurrentHashMap<>();
+
+    /**
+     * @param operations     the operations it performs; empty for "every operation no other service claims"
+     * @param classification the classification of each operation's answers
+     */
+    public HttpRemoteService(String name, String url, Set<String> operations,
+            Function<String, StatusClassification> classification) {
+        this.name = name;
+        this.url = url;
+        this.operations = Set.copyOf(operations);
+        this.classification = classification;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean performs(String operation) {
+        return operations.contains(operation);
+    }
+
+    /** Whether it takes every operation that no other service claims. */
+    public boolean isCatchAll() {
+        return operations.isEmpty();
+    }
+
+    /** How the answers of {@code operation} are classified. */
+    public StatusClassification classificationOf(String operation) {
+        return classifications.computeIfAbsent(operation, classification);
+    }
+
+    URI uri(String operation) {
+        return URI.create(url.replace("{operation}", operation));
+    }
+
+    @Override
+    public CallResult call(AgentRequest request, Duration timeout) {
+        HttpRequest httpRequest = HttpRequest.newBuilder(uri(request.operation()))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", request.idempotencyKey())
+                .header("X-Complete-By", request.completeBy().toInstant().toString())
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of(
+                        "orderId", request.orderId(),
+                        "payload", Map.of("customerId", request.customerId(), "lines", request.lines())))))
+                .build();
+        try {
+            HttpResponse<String> response = HTTP.send(httpRequest, HttpResponse.BodyHandlers.ofString());
+            return classificationOf(request.operation()).classify(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return CallResult.transientFault(e.getClass().getSimpleName() + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CallResult.transientFault("interrupted");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + url + ", " + (isCatchAll() ? "every other operation" : String.join(", ", operations)) + ")";
+    }
+}

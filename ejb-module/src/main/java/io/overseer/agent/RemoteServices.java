@@ -1,0 +1,81 @@
+package io.overseer.agent;
+
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.WorkflowRegistry;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The remote services of this deployment — the coded ones (CDI beans implementing
+ * {@link RemoteService}) and the configured generic HTTP ones ({@link HttpServiceConfig}) — each behind
+ * its own circuit breaker. Checked at deployment: every operation of every workflow (and every
+ * compensation) must be performed by exactly one service, or the deployment fails saying which.
+ */
+@Startup
+@Singleton
+@DependsOn("WorkflowRegistry")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class RemoteServices {
+
+    private static final Logger LOG = Logger.getLogger(RemoteServices.class.getName());
+
+    @Inject
+    @Any
+    Instance<RemoteService> coded;
+    @Inject
+    Config config;
+    @Inject
+    WorkflowRegistry workflows;
+    @Inject
+    AgentMetrics metrics;
+
+    private ServiceDirectory directory;
+    private Map<String, ServiceCircuit> circuits;
+    private final Map<String, ServiceCircuit> routes = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void start() {
+        HttpServiceConfig configuration = new HttpServiceConfig(key -> config.getOptionalValue(key, String.class));
+        List<RemoteService> services = new ArrayList<>();
+        coded.forEach(services::add);
+        services.addAll(configuration.httpServices());
+        directory = new ServiceDirectory(services);
+        circuits = services.stream().collect(Collectors.toUnmodifiableMap(RemoteService::name,
+                service -> new ServiceCircuit(service, configuration.circuit(service.name()))));
+        circuits.values().forEach(circuit -> metrics.watch(circuit.service().name(), circuit.breaker()));
+        workflows.all().forEach(workflow -> workflow.steps().forEach(this::check));
+        services.forEach(service -> LOG.info(() -> "Remote service " + service + " performs "
+                + routes.entrySet().stream().filter(e -> e.getValue().service() == service)
+                        .map(Map.Entry::getKey).sorted().collect(Collectors.joining(", "))));
+    }
+
+    private void check(StepDefinition step) {
+        route(step.operation());
+        step.compensationOperation().ifPresent(this::route);
+    }
+
+    /** The service that performs {@code operation}, behind its circuit. */
+    public ServiceCircuit route(String operation) {
+        return routes.computeIfAbsent(operation, op -> {
+            RemoteService service = directory.serviceFor(op);
+            if (service instanceof HttpRemoteService http) {
+                http.classificationOf(op);   // a bad per-operation setting fails now, not on the first call
+            }
+            return circuits.get(service.name());
+        });
+    }
+}

@@ -1,0 +1,75 @@
+package io.overseer.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The circuit's policy with a scripted service: only transient faults open it, an open circuit does not call. */
+class ServiceCircuitTest {
+
+    private static final Object NO_RESULT = new Object();
+    private final Deque<Object> script = new ArrayDeque<>();
+    private final AtomicInteger calls = new AtomicInteger();
+    private final RemoteService service = new RemoteService() {
+        @Override
+        public String name() {
+            return "svc";
+        }
+
+        @Override
+        public boolean performs(String operation) {
+            return true;
+        }
+
+        @Override
+        public CallResult call(AgentRequest request, Duration timeout) {
+            calls.incrementAndGet();
+            Object next = script.poll();
+            if (next instanceof RuntimeException e) {
+                throw e;
+            }
+            return next == NO_RESULT ? null : (CallResult) next;
+        }
+    };
+    private final ServiceCircuit circuit = new ServiceCircuit(service,
+            new HttpServiceConfig.CircuitSettings(true, 4, 4, 0.5, Duration.ofMillis(200), 1));
+    private final AgentRequest request = new AgentRequest("o", 1, 0, "op", "o:op", OffsetDateTime.now(), "c", List.of());
+
+    @Test
+    void transientFaultsOpenItAndATrialCallAfterTheDelayClosesIt() throws Exception {
+        script.add(CallResult.transientFault("HTTP 503"));
+        script.add(new IllegalStateException("boom"));
+        script.add(CallResult.success("{}"));
+        script.add(NO_RESULT);
+        for (int i = 0; i < 4; i++) {
+            circuit.call(request, Duration.ofSeconds(1));
+        }
+        assertEquals(CircuitBreaker.State.OPEN, circuit.breaker().getState(), "3 of 4 calls were transient faults");
+
+        CallResult refused = circuit.call(request, Duration.ofSeconds(1));
+        assertTrue(refused.isCircuitOpen());
+        assertEquals(4, calls.get(), "an open circuit does not call the service");
+
+        Thread.sleep(250);
+        script.add(CallResult.success("{}"));
+        assertEquals(CallResult.Kind.SUCCESS, circuit.call(request, Duration.ofSeconds(1)).kind());
+        assertEquals(CircuitBreaker.State.CLOSED, circuit.breaker().getState());
+    }
+
+    @Test
+    void refusalsAreHealthyAnswers() {
+        for (int i = 0; i < 8; i++) {
+            script.add(CallResult.refused("HTTP 422"));
+            assertEquals(CallResult.Kind.NONTRANSIENT, circuit.call(request, Duration.ofSeconds(1)).kind());
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, circuit.breaker().getState());
+    }
+}

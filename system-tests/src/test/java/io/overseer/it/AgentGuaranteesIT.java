@@ -1,0 +1,127 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Deployments;
+import io.overseer.support.Metrics;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.Poll;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What an agent promises, against the simulator's faults ("single-charge": one step, 3 s complete-by,
+ * retries get 10 s): a call slower than the deadline is abandoned silently and the supervisor's retry
+ * completes it with the effect applied once; a burst of 5xx is retried with backoff inside the attempt;
+ * a refusal is reported at once, without a retry.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class AgentGuaranteesIT {
+
+    private static final String SINGLE = "single-charge";
+    private static final String OPERATION = "charge-payment";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private URI root;
+    private final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connect() {
+        root = URI.create(base.toString());
+        api = new OrdersApi(root);
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void clearFaults() {
+        simulator.clearFaults();
+    }
+
+    @Test
+    void latencyAboveTheDeadlineIsAbandonedSilentlyRetriedByTheSupervisorAndAppliedOnce() {
+        double abandonedBefore = failures(Metrics.scrape(root), "deadline-abandoned");
+        long replaysBefore = simulator.stats().get("replays").asLong();
+        simulator.fault(OPERATION, "latency", 1.0, 4_000);
+        String orderId = api.submit("c-slow", SINGLE);
+
+        Poll.until("the first attempt to expire", WAIT, () -> api.get(orderId).get("failureCount").asInt() >= 1);
+        Poll.until("the agent to abandon the call at its deadline", WAIT,
+                () -> failures(Metrics.scrape(root), "deadline-abandoned") > abandonedBefore);
+        simulator.clearFaults();
+        JsonNode order = api.awaitState(orderId, WAIT, "Processed");
+
+        assertTrue(order.get("failureCount").asInt() >= 1, order.toString());
+        // The abandoned call is still being served; whichever of it and the retry comes second is a replay.
+        Poll.until("the abandoned call and the retry to have both reached the ledger", WAIT,
+                () -> simulator.stats().get("replays").asLong() > replaysBefore);
+        assertEquals(1, simulator.effects(orderId).size(), "applied once, by the slow call or the retry");
+        assertEquals(0, simulator.stats().get("appliedTwice").asLong());
+        JsonNode history = api.history(orderId);
+        assertTrue(history.toString().contains("complete-by passed"), history.toString());
+    }
+
+    @Test
+    void aBurstOfServerErrorsIsRetriedWithBackoffInsideTheAttempt() {
+        Metrics before = Metrics.scrape(root);
+        simulator.fault(OPERATION, "error", 1.0, 0);
+        String orderId = api.submit("c-burst", SINGLE);
+
+        Poll.until("two retries inside the attempt", WAIT, () -> retries(Metrics.scrape(root)) >= retries(before) + 2);
+        simulator.clearFaults();
+        JsonNode order = api.awaitState(orderId, WAIT, "Processed");
+
+        assertEquals(0, order.get("failureCount").asInt(), "no attempt expired: " + order);
+        assertEquals(1, order.get("steps").get(0).get("attempts").asInt(), order.toString());
+        assertEquals(1, simulator.effects(orderId).size());
+        Metrics after = Metrics.scrape(root);
+        assertTrue(failures(after, "transient") >= failures(before, "transient") + 2, after.text());
+    }
+
+    @Test
+    void aRefusalIsReportedAtOnceWithoutARetry() {
+        Metrics before = Metrics.scrape(root);
+        long faultsBefore = simulator.stats().get("faultsInjected").asLong();
+        simulator.fault(OPERATION, "fatal", 1.0, 0);
+        String orderId = api.submit("c-refused", SINGLE);
+
+        JsonNode order = api.awaitState(orderId, WAIT, "Error", "Processed");
+
+        assertEquals("Error", order.get("processState").asText());
+        assertEquals(1, simulator.stats().get("faultsInjected").asLong() - faultsBefore, "one call, no retry");
+        Metrics after = Metrics.scrape(root);
+        assertEquals(retries(before), retries(after), after.text());
+        assertEquals(failures(before, "nontransient") + 1, failures(after, "nontransient"), after.text());
+    }
+
+    private static double failures(Metrics m, String kind) {
+        return m.sum("overseer_agent_failures_total", "operation", OPERATION, "kind", kind);
+    }
+
+    private static double retries(Metrics m) {
+        return m.sum("overseer_agent_retries_total", "operation", OPERATION);
+    }
+}
