@@ -6,6 +6,9 @@
  *   java benchmarks/Throughput.java [baseUrl=http://localhost:8080] [orders=2000] [clients=16]
  *        [simulator=http://localhost:8090] [effectsPerOrder=3]
  *
+ * It calls the API as OVERSEER_USER / OVERSEER_PASSWORD (environment; default demo/demo, the local user
+ * ./run creates), who needs the roles submitter and viewer.
+ *
  * It measures the whole pipeline (HTTP, PostgreSQL, Artemis, agent, simulator) on this machine; compare
  * figures as ratios within one run, not across machines.
  */
@@ -30,6 +33,9 @@ public class Throughput {
     private static final Pattern ORDER_ID = Pattern.compile("\"orderId\"\\s*:\\s*\"([^\"]+)\"");
     private static final Pattern APPLIED = Pattern.compile("\"applied\"\\s*:\\s*(\\d+)");
     private static final Pattern STATE = Pattern.compile("\"processState\"\\s*:\\s*\"([A-Za-z]+)\"");
+    private static final String AUTHORIZATION = "Basic " + java.util.Base64.getEncoder().encodeToString(
+            (env("OVERSEER_USER", "demo") + ":" + env("OVERSEER_PASSWORD", "demo"))
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -66,7 +72,7 @@ public class Throughput {
             String body = "{\"customerId\":\"bench-" + i + "\",\"items\":[{\"sku\":\"B-1\",\"quantity\":1}]}";
             futures.add(pool.submit(() -> {
                 HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "/api/orders"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+                        .header("Content-Type", "application/json").header("Authorization", AUTHORIZATION).POST(HttpRequest.BodyPublishers.ofString(body)));
                 if (response.statusCode() != 202) {
                     throw new IllegalStateException("submit answered " + response.statusCode() + ": " + response.body());
                 }
@@ -123,13 +129,19 @@ public class Throughput {
     }
 
     private static String state(String base, String id) throws Exception {
-        Matcher m = STATE.matcher(send(HttpRequest.newBuilder(URI.create(base + "/api/orders/" + id)).GET()).body());
+        Matcher m = STATE.matcher(send(HttpRequest.newBuilder(URI.create(base + "/api/orders/" + id))
+                .header("Authorization", AUTHORIZATION).GET()).body());
         return m.find() ? m.group(1) : "unknown";
     }
 
     private static boolean isFinal(String base, String id) throws Exception {
         String state = state(base, id);
         return state.equals("Processed") || state.equals("Error");
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isEmpty() ? fallback : value;
     }
 
     private static long pct(List<Long> sorted, int p) {

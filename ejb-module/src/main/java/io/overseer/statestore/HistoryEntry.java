@@ -69,6 +69,11 @@ public class HistoryEntry {
         return orderId;
     }
 
+    /** Position in the order's history, from 1, gapless: the order's event id. */
+    public int seq() {
+        return seq;
+    }
+
     public String stepName() {
         return stepName;
     }

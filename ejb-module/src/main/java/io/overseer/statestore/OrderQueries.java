@@ -4,7 +4,12 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Read side for the API: snapshots of orders, without locks. */
@@ -18,6 +23,24 @@ public class OrderQueries {
     public Optional<OrderView> find(String orderId) {
         return store.order(orderId)
                 .flatMap(order -> store.read(orderId).map(state -> OrderView.of(order, state)));
+    }
+
+    /** One page of the listing; see {@link StateStore#list}. */
+    public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
+        return store.list(state, afterCreatedAt, afterOrderId, limit);
+    }
+
+    /** New transitions of the given orders, past {@code afterSeq}, grouped by order id, oldest first. */
+    public Map<String, List<HistoryView>> historySince(Collection<String> orderIds, int afterSeq) {
+        Map<String, List<HistoryView>> byOrder = new HashMap<>();
+        for (HistoryEntry entry : store.historySince(orderIds, afterSeq)) {
+            byOrder.computeIfAbsent(entry.orderId(), id -> new ArrayList<>()).add(HistoryView.of(entry));
+        }
+        return byOrder;
+    }
+
+    public boolean exists(String orderId) {
+        return store.order(orderId).isPresent();
     }
 
     /** The order's transitions, oldest first; empty if there is no such order. */

@@ -6,7 +6,10 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Timestamp;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,6 +49,52 @@ public class StateStore {
         return em.createQuery("SELECT h FROM HistoryEntry h WHERE h.orderId = :orderId ORDER BY h.seq", HistoryEntry.class)
                 .setParameter("orderId", orderId)
                 .getResultList();
+    }
+
+    /**
+     * History entries of the given orders past the given seq (one query for all of them), oldest first
+     * per order. Entries at or before {@code afterSeq} are not read; callers drop those a watcher has.
+     */
+    public List<HistoryEntry> historySince(Collection<String> orderIds, int afterSeq) {
+        return em.createQuery("SELECT h FROM HistoryEntry h WHERE h.orderId IN :ids AND h.seq > :seq"
+                        + " ORDER BY h.orderId, h.seq", HistoryEntry.class)
+                .setParameter("ids", orderIds)
+                .setParameter("seq", afterSeq)
+                .getResultList();
+    }
+
+    /**
+     * Up to {@code limit} orders after the position ({@code afterCreatedAt}, {@code afterOrderId}) in the
+     * order (created_at, order_id) — a total, stable order, so keyset pages neither skip nor repeat an
+     * order, and orders created meanwhile appear at the end. Null position: from the start; null state:
+     * any state. Reads the listing indexes of V4.
+     */
+    @SuppressWarnings("unchecked")
+    public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
+        boolean after = afterCreatedAt != null;
+        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at"
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE"
+                + (state == null ? "" : " AND s.process_state = ?1")
+                + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
+                + " ORDER BY s.created_at, s.order_id LIMIT ?4";
+        var query = em.createNativeQuery(sql);
+        if (state != null) {
+            query.setParameter(1, state.name());
+        }
+        if (after) {
+            query.setParameter(2, afterCreatedAt).setParameter(3, afterOrderId);
+        }
+        List<Object[]> rows = query.setParameter(4, limit).getResultList();
+        return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
+                ProcessState.valueOf((String) row[3]), utc(row[4]), utc(row[5]))).toList();
+    }
+
+    /** The driver hands timestamptz to native queries as Timestamp or OffsetDateTime, depending on version. */
+    private static OffsetDateTime utc(Object value) {
+        if (value instanceof OffsetDateTime time) {
+            return time.withOffsetSameInstant(ZoneOffset.UTC);
+        }
+        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
     }
 
     /** Locks the task's row (SELECT … FOR UPDATE) until the transaction ends. */

@@ -15,9 +15,14 @@ import java.util.List;
  * a queue ({@code overseer.reply.name} or {@code queue://overseer.reply.name}) or a topic
  * ({@code topic://overseer.reply.name}) of the submitter's; no other destination is accepted (see
  * {@link io.overseer.notification.ReplyToRule}).
+ *
+ * <p>Free text (customerId) may be any script, right-to-left ones and emoji included, but no control
+ * characters (NUL, which PostgreSQL cannot store, line breaks that would forge log lines), no unpaired
+ * surrogate halves (not Unicode text; the database would store them as "?") and no bidirectional
+ * override or isolate characters (text that displays other than it reads, "Trojan Source").
  */
 public record OrderRequest(
-        @NotBlank @Size(max = 100) String customerId,
+        @NotBlank @Size(max = 100) @Pattern(regexp = TEXT, message = TEXT_MESSAGE) String customerId,
         @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items,
         @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow,
         @Pattern(regexp = REPLY_TO, message = "must be a queue or topic named overseer.reply.<name>"
@@ -25,6 +30,11 @@ public record OrderRequest(
 
     /** Internal destinations can never match: every accepted name starts with the reply prefix. */
     static final String REPLY_TO = "((queue|topic)://)?overseer\\.reply\\.[A-Za-z0-9._-]{1,180}";
+
+    /** Text without control characters, unpaired surrogates or bidirectional overrides (see above). */
+    public static final String TEXT = "[^\\p{Cc}\\p{Cs}\\x{202A}-\\x{202E}\\x{2066}-\\x{2069}]*";
+    public static final String TEXT_MESSAGE =
+            "must not contain control characters, unpaired surrogates or bidirectional overrides";
 
     public record Item(
             @NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9._-]+") String sku,

@@ -19,11 +19,7 @@ import jakarta.inject.Inject;
 import jakarta.json.bind.JsonbException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +32,14 @@ import java.util.stream.Collectors;
  * The submission process of the pattern: writes the order and its state record (Pending, not locked,
  * no failures) in one transaction. Orders from HTTP are then announced on the order queue in that
  * same transaction; orders that arrived on the queue are claimed by the caller straight away.
+ *
+ * <p>A submission may carry a {@link SubmissionKey}: the key is recorded in the order's transaction,
+ * and a later submission with the same scope and key gets the first one's order instead of a new one
+ * (or {@link SubmissionKeyConflictException} if its request differs) — see {@link SubmissionKeys}.
+ * HTTP's Idempotency-Key and the order queue's idempotencyKey (scope {@code jms:<broker user>}) share it.
+ *
+ * <p>A submission may ask for status notifications (a reply-to): recorded with the order, in its
+ * transaction, before its first transition — see {@link StatusNotifier}.
  */
 @Stateless
 public class OrderSubmission {
@@ -55,16 +59,55 @@ public class OrderSubmission {
     @Inject
     InstanceIdentity instance;
     @Inject
-    StatusNotifier notifier;
+    SubmissionKeys keys;
     @Inject
-    MessageKeys messageKeys;
+    StatusNotifier notifier;
 
     /**
      * Stores a validated order and announces it to the schedulers. Returns the new order id. Status
      * notifications, if the order asks for them, carry the order id as their correlation id.
      */
     public String submit(OrderRequest request) throws InvalidOrderException {
-        String orderId = create(request, workflowOf(request), replyTo(request, null), null, UUID.randomUUID().toString());
+        return submitNew(request, workflowOf(request), replyTo(request, null), UUID.randomUUID().toString());
+    }
+
+    /**
+     * Like {@link #submit(OrderRequest)}, once per key: if an earlier submission with {@code key}'s scope
+     * and key created an order, answers with that order ({@link Submitted#replayed()}) and writes nothing.
+     *
+     * @param key null for a submission without a key
+     * @throws SubmissionKeyConflictException the key was taken by a request with another fingerprint
+     */
+    public Submitted submit(OrderRequest request, SubmissionKey key)
+            throws InvalidOrderException, SubmissionKeyConflictException {
+        WorkflowDefinition workflow = workflowOf(request); // before the key: a refused order takes no key
+        ReplyTo replyTo = replyTo(request, null);
+        String orderId = UUID.randomUUID().toString();
+        Optional<Submitted> earlier = earlierFor(key, orderId);
+        return earlier.isPresent() ? earlier.get() : new Submitted(submitNew(request, workflow, replyTo, orderId), false);
+    }
+
+    /**
+     * Takes {@code key} for the order about to be created as {@code orderId} (nothing to do without a
+     * key), or returns the order an earlier submission created with it.
+     */
+    private Optional<Submitted> earlierFor(SubmissionKey key, String orderId) throws SubmissionKeyConflictException {
+        if (key == null) {
+            return Optional.empty();
+        }
+        Optional<SubmissionKeys.Taken> taken = keys.claim(key, orderId, clocks.now());
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!taken.get().fingerprint().equals(key.fingerprint())) {
+            throw new SubmissionKeyConflictException("The key was already used for a different request");
+        }
+        LOG.log(Level.INFO, "Order {0} replayed for a repeated submission key", taken.get().orderId());
+        return Optional.of(new Submitted(taken.get().orderId(), true));
+    }
+
+    private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String orderId) {
+        create(request, workflow, replyTo, orderId, orderId);
         dispatchQueue.announce(orderId);
         return orderId;
     }
@@ -93,40 +136,30 @@ public class OrderSubmission {
         WorkflowDefinition workflow = workflowOf(request);
         ReplyTo replyTo = replyTo(request, message.replyTo());
         String orderId = UUID.randomUUID().toString();
-        if (message.idempotencyKey() != null) {
-            Optional<String> earlier = earlierOrder(message, request, orderId);
-            if (earlier.isPresent()) {
-                return earlier.get();
-            }
-        }
-        return create(request, workflow, replyTo, message.correlationId(), orderId);
-    }
-
-    /** Takes the message's key for {@code orderId}, or returns the order an earlier message with it created. */
-    private Optional<String> earlierOrder(OrderMessage message, OrderRequest request, String orderId)
-            throws InvalidOrderException {
-        String scope = "jms:" + Objects.requireNonNullElse(message.sender(), "");
-        String fingerprint = fingerprint(request);
-        Optional<MessageKeys.Taken> taken = messageKeys.claim(scope, message.idempotencyKey(), fingerprint, orderId,
-                clocks.now());
-        if (taken.isPresent() && !taken.get().fingerprint().equals(fingerprint)) {
+        Optional<Submitted> earlier;
+        try {
+            earlier = earlierFor(messageKey(message, request), orderId);
+        } catch (SubmissionKeyConflictException e) {
             throw new InvalidOrderException("idempotencyKey '" + message.idempotencyKey()
                     + "' was already used for a different order");
         }
-        taken.ifPresent(t -> LOG.log(Level.INFO, "Order {0}: repeated idempotencyKey of {1}; nothing new written",
-                new Object[] {t.orderId(), scope}));
-        return taken.map(MessageKeys.Taken::orderId);
+        if (earlier.isPresent()) {
+            return earlier.get().orderId();
+        }
+        create(request, workflow, replyTo, message.correlationId(), orderId);
+        return orderId;
     }
 
-    /** SHA-256 of the order's canonical JSON: the same order however its JSON was spaced or ordered. */
-    static String fingerprint(OrderRequest request) {
-        String workflow = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
-        String canonical = Json.write(new OrderRequest(request.customerId(), request.items(), workflow, request.replyTo()));
+    /** The message's key, scoped by the broker-validated user: two users never share keys. */
+    private static SubmissionKey messageKey(OrderMessage message, OrderRequest request) throws InvalidOrderException {
+        if (message.idempotencyKey() == null) {
+            return null;
+        }
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
+            return SubmissionKey.of("jms:" + Objects.requireNonNullElse(message.sender(), ""), message.idempotencyKey(),
+                    request);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOrderException("idempotencyKey not usable: " + e.getMessage());
         }
     }
 
@@ -147,8 +180,9 @@ public class OrderSubmission {
         return workflows.find(name).orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
     }
 
-    private String create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String correlationId,
-                          String orderId) {
+    /** Notifications, if asked for, carry {@code correlationId}, or the order id if there is none. */
+    private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String correlationId,
+                        String orderId) {
         var now = clocks.now();
         if (replyTo != null) {
             notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);
@@ -158,7 +192,6 @@ public class OrderSubmission {
                 workflow.name(), workflow.stepNames(), now, Actor.of(Actor.Kind.submission, instance.id())));
         LOG.log(Level.INFO, "Order {0} Pending for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name()});
-        return orderId;
     }
 
     private static String describe(Set<? extends ConstraintViolation<?>> violations) {

@@ -14,7 +14,8 @@ final class Summary {
         sb.append('\n').append(line).append('\n')
           .append("  Overseer is running\n")
           .append(line).append('\n')
-          .append(row("API", http + "/api/orders"))
+          .append(row("API", http + "/api/orders   (HTTP Basic, e.g. curl -u demo:demo)"))
+          .append(row("OpenAPI", http + "/openapi"))
           .append(row("Health", http + "/health/ready"));
         if (stack.broker() != null) {
             sb.append(row("Artemis console", stack.broker().consoleUrl() + "   (login demo/demo)"))

@@ -21,7 +21,7 @@ class BrokerSecurityIT {
     @ParameterizedTest
     @EnumSource(JmsProtocol.class)
     void aSubmitterMaySendOrdersButNotToTheAgentsOrTheDeadLetterQueue(JmsProtocol protocol) {
-        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             // A dispatch hint for an unknown order: accepted by the broker, ignored by the scheduler.
             jms.createProducer().setProperty("overseerType", "DISPATCH").setProperty("orderId", "no-such-order")
                     .send(jms.createQueue("orders"), "{}");
@@ -37,7 +37,7 @@ class BrokerSecurityIT {
     @EnumSource(JmsProtocol.class)
     void aSubmitterMayNotConsumeTheOrderQueueOrTheAgents(JmsProtocol protocol) {
         for (String internal : new String[] {"orders", "agent.requests", "agent.replies"}) {
-            try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+            try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
                 assertThrows(JMSRuntimeException.class, () -> jms.createConsumer(jms.createQueue(internal)).receiveNoWait(),
                         internal);
             }
@@ -46,14 +46,14 @@ class BrokerSecurityIT {
 
     @Test
     void aViewerMayNotSubmit() {
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.VIEWER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             assertThrows(JMSRuntimeException.class, () -> jms.createProducer().send(jms.createQueue("orders"), "{}"));
         }
     }
 
     @Test
     void aWrongPasswordIsRefused() {
-        BrokerUser impostor = new BrokerUser(TestStack.SUBMITTER.name(), "wrong", TestStack.SUBMITTER.roles());
+        BrokerUser impostor = new BrokerUser(TestStack.BROKER_SUBMITTER.name(), "wrong", TestStack.BROKER_SUBMITTER.roles());
         assertThrows(JMSRuntimeException.class, () -> JmsProtocol.CORE.factory(impostor).createContext().close());
     }
 }

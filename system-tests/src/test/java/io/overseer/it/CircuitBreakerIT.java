@@ -21,7 +21,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,11 +52,10 @@ class CircuitBreakerIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar().addAsResource(new StringAsset(
-                CB + "window=4\n"
-                        + CB + "failure-ratio=0.5\n"
-                        + CB + "open-for=PT2S\n"
-                        + CB + "half-open-calls=1\n"), "META-INF/microprofile-config.properties");
+        return Deployments.withConfig(Deployments.overseerWar(), CB + "window=4\n"
+                + CB + "failure-ratio=0.5\n"
+                + CB + "open-for=PT2S\n"
+                + CB + "half-open-calls=1\n");
     }
 
     @BeforeEach

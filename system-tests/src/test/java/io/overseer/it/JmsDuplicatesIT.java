@@ -45,7 +45,7 @@ class JmsDuplicatesIT {
     void theBrokerDropsCopiesWithTheSameDuplicateId(JmsProtocol protocol) throws Exception {
         String customer = "c-dupid-" + protocol + "-" + UUID.randomUUID();
         String duplicateId = UUID.randomUUID().toString();
-        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             for (int i = 0; i < 3; i++) {
                 jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
                         .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
@@ -59,7 +59,7 @@ class JmsDuplicatesIT {
     void theBrokerDropsStompCopiesWithTheSameDuplicateId() throws Exception {
         String customer = "c-dupid-stomp-" + UUID.randomUUID();
         String duplicateId = UUID.randomUUID().toString();
-        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+        try (StompClient stomp = new StompClient(TestStack.BROKER_SUBMITTER)) {
             for (int i = 0; i < 3; i++) {
                 stomp.send("orders", Map.of("_AMQ_DUPL_ID", duplicateId), OrdersApi.order(customer, "A-1", 1));
             }
@@ -73,7 +73,7 @@ class JmsDuplicatesIT {
         String customer = "c-dupid-race-" + UUID.randomUUID();
         String duplicateId = UUID.randomUUID().toString();
         sendConcurrently(COPIES, () -> {
-            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
                 jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
                         .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
             }
@@ -92,7 +92,7 @@ class JmsDuplicatesIT {
         String customer = "c-dupid-key-" + UUID.randomUUID();
         String duplicateId = UUID.randomUUID().toString();
         String marker = "m-dupid-key-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             jms.createProducer().setProperty("_AMQ_DUPL_ID", duplicateId)
                     .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
             TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
@@ -112,7 +112,7 @@ class JmsDuplicatesIT {
         String customer = "c-key-race-" + UUID.randomUUID();
         String key = "erp-" + UUID.randomUUID();
         Callable<Void> send = () -> {
-            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
                 jms.createProducer().setProperty("idempotencyKey", key)
                         .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
             }
@@ -131,7 +131,7 @@ class JmsDuplicatesIT {
         String customer = "c-key-reuse-" + UUID.randomUUID();
         String key = "erp-" + UUID.randomUUID();
         String marker = "m-key-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             jms.createProducer().setProperty("idempotencyKey", key)
                     .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
             TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
@@ -139,7 +139,7 @@ class JmsDuplicatesIT {
                     .send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 2));
         }
         String otherCustomer = "c-key-other-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.OTHER_SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.OTHER_BROKER_SUBMITTER).createContext()) {
             jms.createProducer().setProperty("idempotencyKey", key)
                     .send(jms.createQueue("orders"), OrdersApi.order(otherCustomer, "A-1", 1));
         }

@@ -90,7 +90,7 @@ class JmsNotificationsIT {
     @Test
     void aRestSubmitterHearsOnItsReplyQueueCorrelatedByTheOrderId() {
         String replyQueue = "overseer.reply.rest-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.VIEWER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
             Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-rest-reply\",\"items\":"
                     + "[{\"sku\":\"A-1\",\"quantity\":1}],\"replyTo\":\"" + replyQueue + "\"}");
@@ -122,7 +122,7 @@ class JmsNotificationsIT {
         long before = TestStack.countOrders();
         String marker = "m-reply-" + UUID.randomUUID();
         String markerProperty = "m-reply-property-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             jms.createProducer().setProperty("marker", marker).setJMSReplyTo(jms.createQueue("agent.requests"))
                     .send(jms.createQueue("orders"), OrdersApi.order("c-" + marker, "A-1", 1));
             jms.createProducer().setProperty("marker", markerProperty).setProperty("overseerReplyTo", "queue://agent.replies")
@@ -141,7 +141,7 @@ class JmsNotificationsIT {
     @Test
     void aSubmitterWhoseTemporaryQueueIsGoneDoesNotHoldUpItsOrder() {
         String customer = "c-gone-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             TemporaryQueue replies = jms.createTemporaryQueue();
             jms.createProducer().setJMSReplyTo(replies).send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
         } // the connection closes: its temporary queue is deleted
@@ -155,7 +155,7 @@ class JmsNotificationsIT {
 
     private List<Notification> submitAndListen(String customer, String workflow) {
         String correlationId = "corr-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             TemporaryQueue replies = jms.createTemporaryQueue();
             JMSConsumer consumer = jms.createConsumer(replies);
             String body = workflow == null ? OrdersApi.order(customer, "A-1", 1) : OrdersApi.order(customer, workflow);

@@ -69,7 +69,7 @@ class JmsProtocolsIT {
         String customer = "c-" + protocol + "-" + UUID.randomUUID();
         String correlationId = "corr-" + UUID.randomUUID();
         List<Notification> notifications;
-        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             TemporaryQueue replies = jms.createTemporaryQueue();
             JMSConsumer consumer = jms.createConsumer(replies);
             jms.createProducer().setJMSReplyTo(replies).setJMSCorrelationID(correlationId)
@@ -95,7 +95,7 @@ class JmsProtocolsIT {
         String correlationId = "corr-" + UUID.randomUUID();
         String replyQueue = "overseer.reply.stomp-" + UUID.randomUUID();
         List<Notification> notifications;
-        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+        try (StompClient stomp = new StompClient(TestStack.BROKER_SUBMITTER)) {
             BlockingQueue<StompClient.Frame> frames = stomp.subscribeQueue(replyQueue);
             stomp.send("orders", Map.of(replyHeader, replyQueue, "correlation-id", correlationId),
                     OrdersApi.order(customer, "A-1", 2));
@@ -112,7 +112,7 @@ class JmsProtocolsIT {
     @Test
     void withoutACorrelationIdNotificationsCarryTheMessageId() {
         String customer = "c-msgid-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             TemporaryQueue replies = jms.createTemporaryQueue();
             JMSConsumer consumer = jms.createConsumer(replies);
             Message order = jms.createTextMessage(OrdersApi.order(customer, "A-1", 1));
@@ -133,7 +133,7 @@ class JmsProtocolsIT {
     void aMalformedOrderGoesToTheDeadLetterQueueWithItsReason(JmsProtocol protocol) throws Exception {
         String marker = "m-" + protocol + "-" + UUID.randomUUID();
         long before = TestStack.countOrders();
-        try (JMSContext jms = protocol.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             jms.createProducer().setProperty("marker", marker)
                     .send(jms.createQueue("orders"), "{\"customerId\": \"" + marker + "\", \"items\": [");
         }
@@ -149,7 +149,7 @@ class JmsProtocolsIT {
     @Test
     void aMalformedStompOrderGoesToTheDeadLetterQueueWithItsReason() throws Exception {
         String marker = "m-stomp-" + UUID.randomUUID();
-        try (StompClient stomp = new StompClient(TestStack.SUBMITTER)) {
+        try (StompClient stomp = new StompClient(TestStack.BROKER_SUBMITTER)) {
             stomp.send("orders", Map.of("marker", marker), "not json " + marker);
         }
 
@@ -164,7 +164,7 @@ class JmsProtocolsIT {
     void aMixedBatchLosesNothing() throws Exception {
         String batch = "c-batch-" + UUID.randomUUID();
         Map<String, String> reasons = new java.util.LinkedHashMap<>();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.SUBMITTER).createContext()) {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
             var orders = jms.createQueue("orders");
             for (int i = 0; i < 10; i++) {
                 jms.createProducer().send(orders, OrdersApi.order(batch + "-" + i, "A-1", 1));

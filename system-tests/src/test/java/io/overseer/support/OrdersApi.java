@@ -8,14 +8,37 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
 
-/** The application's HTTP API as a test sees it. */
+/**
+ * The application's HTTP API as a test sees it, calling as one user of the server's realm (by default
+ * {@link TestStack#CLIENT}, who may submit and read).
+ */
 public final class OrdersApi {
 
     private final URI base;
+    private final Http.Credentials credentials;
 
     /** @param base the application's root, e.g. http://127.0.0.1:8080/ (with the trailing slash) */
     public OrdersApi(URI base) {
+        this(base, TestStack.credentials(TestStack.CLIENT));
+    }
+
+    /** @param credentials the caller, or null for anonymous calls */
+    public OrdersApi(URI base, Http.Credentials credentials) {
         this.base = base.toString().endsWith("/") ? base : URI.create(base + "/");
+        this.credentials = credentials;
+    }
+
+    /** The same API as another caller (null: anonymous). */
+    public OrdersApi as(Http.Credentials other) {
+        return new OrdersApi(base, other);
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    public Http.Credentials credentials() {
+        return credentials;
     }
 
     public static String order(String customerId, String sku, int quantity) {
@@ -28,7 +51,7 @@ public final class OrdersApi {
     }
 
     public Http.Reply submitRaw(String contentType, String body) {
-        return Http.post(base.resolve("api/orders"), contentType, body);
+        return Http.post(base.resolve("api/orders"), contentType, body, credentials);
     }
 
     /** Submits an order, asserts 202, returns its id. */
@@ -52,19 +75,19 @@ public final class OrdersApi {
     }
 
     public JsonNode history(String orderId) {
-        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId + "/history"));
+        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId + "/history"), credentials);
         assertEquals(200, reply.status(), reply.body());
         return reply.json();
     }
 
     public JsonNode get(String orderId) {
-        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId));
+        Http.Reply reply = Http.get(base.resolve("api/orders/" + orderId), credentials);
         assertEquals(200, reply.status(), reply.body());
         return reply.json();
     }
 
     public Http.Reply getRaw(String path) {
-        return Http.get(base.resolve(path));
+        return Http.get(base.resolve(path), credentials);
     }
 
     /** Polls until the order is in one of the states, failing with its last snapshot after the timeout. */

@@ -58,13 +58,29 @@ public final class TestStack implements LauncherSessionListener {
             """;
     private static Map<String, String> appProperties = Map.of();
     /** An operator of the test servers' file realm, with a password made up for this run. */
-    public static final RealmUser OPERATOR = new RealmUser("ops", java.util.UUID.randomUUID().toString(),
-            List.of("operator"));
+    public static final RealmUser OPERATOR = user("ops", "operator");
+    /** The usual API client of the tests: may submit orders and read them. */
+    public static final RealmUser CLIENT = user("client", "submitter", "viewer");
+    /** May submit, not read. */
+    public static final RealmUser SUBMITTER = user("submit-only", "submitter");
+    /** May read, not submit. */
+    public static final RealmUser VIEWER = user("view-only", "viewer");
+    /** Every user the test servers' realm holds (created by each server's post-boot commands). */
+    public static final List<RealmUser> USERS = List.of(OPERATOR, CLIENT, SUBMITTER, VIEWER);
+
+    /** The user's HTTP Basic credentials. */
+    public static Http.Credentials credentials(RealmUser user) {
+        return new Http.Credentials(user.name(), user.password());
+    }
+
+    private static RealmUser user(String name, String... roles) {
+        return new RealmUser(name, java.util.UUID.randomUUID().toString(), List.of(roles));
+    }
 
     /** Broker users of each role, with passwords made up for this run (the application's is the broker node's). */
-    public static final BrokerUser SUBMITTER = BrokerUser.generated("legacy-app", BrokerUser.SUBMITTER);
-    public static final BrokerUser OTHER_SUBMITTER = BrokerUser.generated("other-app", BrokerUser.SUBMITTER);
-    public static final BrokerUser VIEWER = BrokerUser.generated("watcher", BrokerUser.VIEWER);
+    public static final BrokerUser BROKER_SUBMITTER = BrokerUser.generated("legacy-app", BrokerUser.SUBMITTER);
+    public static final BrokerUser OTHER_BROKER_SUBMITTER = BrokerUser.generated("other-app", BrokerUser.SUBMITTER);
+    public static final BrokerUser BROKER_VIEWER = BrokerUser.generated("watcher", BrokerUser.VIEWER);
     public static final BrokerUser BROKER_OPERATOR = BrokerUser.generated("broker-ops", BrokerUser.OPERATOR);
 
     private static PostgresNode postgres;
@@ -100,7 +116,7 @@ public final class TestStack implements LauncherSessionListener {
         postgres = new PostgresNode(workDir.resolve("postgres"), freePort(), logs.resolve("postgres.log"));
         postgres.start();
         broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"),
-                List.of(BrokerUser.generated("overseer-app", BrokerUser.APPLICATION), SUBMITTER, OTHER_SUBMITTER, VIEWER,
+                List.of(BrokerUser.generated("overseer-app", BrokerUser.APPLICATION), BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER,
                         BROKER_OPERATOR));
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
@@ -144,8 +160,16 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
-                + System.lineSeparator() + OPERATOR.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator());
+                + System.lineSeparator() + userCommands());
         return file;
+    }
+
+    private static String userCommands() throws IOException {
+        StringBuilder commands = new StringBuilder();
+        for (RealmUser user : USERS) {
+            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
+        }
+        return commands.toString();
     }
 
     private static synchronized void stopAll() {
@@ -210,7 +234,7 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     public static AlertSubscriber alerts() {
-        return new AlertSubscriber(brokerUrl(), VIEWER.name(), VIEWER.password());
+        return new AlertSubscriber(brokerUrl(), BROKER_VIEWER.name(), BROKER_VIEWER.password());
     }
 
     public static int brokerPort() {

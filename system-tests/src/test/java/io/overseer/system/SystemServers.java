@@ -23,7 +23,9 @@ final class SystemServers {
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
                 TestStack.simulatorUrl(), properties(extraProperties), "512m");
         Path dir = TestStack.workDir().resolve(name);
-        return new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        TestStack.USERS.forEach(server::addRealmUser);
+        return server;
     }
 
     /**

@@ -8,7 +8,12 @@ import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import io.overseer.submission.OrderRequest;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
@@ -24,13 +29,15 @@ import jakarta.ws.rs.core.SecurityContext;
  * where it failed, or cancel an order, undoing what it did. Both say why; the history records who.
  */
 @Path("operator/orders/{orderId}")
+@Tag(name = "operator")
 @RequestScoped
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 public class OperatorResource {
 
     /** Why the operator acts; kept in the order's history. */
-    public record Action(@NotBlank @Size(max = 500) String reason) {
+    public record Action(@NotBlank @Size(max = 500) @Pattern(regexp = OrderRequest.TEXT,
+            message = OrderRequest.TEXT_MESSAGE) String reason) {
     }
 
     @Inject
@@ -42,19 +49,33 @@ public class OperatorResource {
 
     @POST
     @Path("resubmit")
+    @Operation(summary = "Run an order in Error again from where it failed (role operator)")
+    @APIResponse(responseCode = "200", description = "The order after the action")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView resubmit(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
         return found(orderId, actions.resubmit(orderId, operator(), action.reason()));
     }
 
     @POST
     @Path("cancel")
+    @Operation(summary = "Abandon an order and undo what it did (role operator)")
+    @APIResponse(responseCode = "200", description = "The order after the action")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView cancel(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
         return found(orderId, actions.cancel(orderId, operator(), action.reason()));
     }
 
     private OrderView found(String orderId, boolean exists) {
         if (!exists) {
-            throw new NotFoundException("No order " + orderId);
+            throw new NotFoundException("No such order");
         }
         return queries.find(orderId).orElseThrow();
     }

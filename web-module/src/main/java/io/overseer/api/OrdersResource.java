@@ -1,34 +1,58 @@
 package io.overseer.api;
 
-import io.overseer.statestore.OrderQueries;
-import io.overseer.statestore.OrderView;
 import io.overseer.statestore.HistoryView;
+import io.overseer.statestore.OrderQueries;
+import io.overseer.statestore.OrderSummary;
+import io.overseer.statestore.OrderView;
 import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderRequest;
 import io.overseer.submission.OrderSubmission;
+import io.overseer.submission.SubmissionKey;
+import io.overseer.submission.SubmissionKeyConflictException;
+import io.overseer.submission.Submitted;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.core.Context;
+import java.net.URI;
 import java.util.List;
-import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Submit orders and read their state. Errors become problem responses in {@link ProblemMappers}. */
+/**
+ * Submit orders, list them, read their state and history. Errors become problem responses in
+ * {@link ProblemMappers}; who may call what is declared in web.xml.
+ */
 @Path("orders")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "orders")
 public class OrdersResource {
+
+    /** The Idempotency-Key header: 1–255 visible ASCII characters (no spaces or controls). */
+    static final String KEY_FORMAT = "[\\x21-\\x7E]{1,255}";
+    static final String REPLAYED = "Idempotency-Replayed";
 
     @Inject
     OrderSubmission submission;
@@ -36,27 +60,88 @@ public class OrdersResource {
     OrderQueries queries;
     @Context
     UriInfo uriInfo;
+    @Context
+    SecurityContext security;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order)
-            throws InvalidOrderException {
-        String orderId = submission.submit(order);
-        return Response.accepted(Map.of("orderId", orderId, "processState", "Pending"))
-                .location(uriInfo.getAbsolutePathBuilder().path(orderId).build())
+    @Operation(summary = "Submit an order (role submitter)", description = "With an Idempotency-Key, a retry "
+            + "(same key and body, same caller, within 24 h) answers the first 202 again, marked "
+            + REPLAYED + ": true, and creates nothing; the key with another body is a 422.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(ref = "OrderRequest")))
+    @APIResponse(responseCode = "202", description = "Accepted: Location names the order", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Accepted.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "422", ref = "KeyReused")
+    public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order,
+                           @Parameter(description = "client key making retries safe")
+                           @HeaderParam("Idempotency-Key") @Pattern(regexp = KEY_FORMAT,
+                                   message = "must be 1-255 visible ASCII characters") String idempotencyKey)
+            throws InvalidOrderException, SubmissionKeyConflictException {
+        SubmissionKey key = idempotencyKey == null ? null
+                : SubmissionKey.of("http:" + security.getUserPrincipal().getName(), idempotencyKey, order);
+        Submitted submitted = submission.submit(order, key);
+        return Response.accepted(Accepted.pending(submitted.orderId()))
+                .location(uriInfo.getBaseUriBuilder().path("orders").path(submitted.orderId()).build())
+                .header(REPLAYED, submitted.replayed() ? "true" : null)
                 .build();
     }
 
     @GET
+    @Operation(summary = "List orders (role viewer)", description = "Oldest first, by creation time then id; "
+            + "pages by keyset: follow `next` (also a Link rel=next header) until it is null.")
+    @APIResponse(responseCode = "200", description = "A page of orders", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderPage.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    public Response list(@Parameter(description = "only orders in this state") @QueryParam("state") String state,
+                         @Parameter(description = "page size, 1-200, default 50") @QueryParam("limit") String limit,
+                         @Parameter(description = "cursor from a previous page") @QueryParam("after") String after) {
+        ListQuery query = ListQuery.of(state, limit, after);
+        ListQuery.Cursor cursor = query.after();
+        List<OrderSummary> found = queries.list(query.state(), cursor == null ? null : cursor.createdAt(),
+                cursor == null ? null : cursor.orderId(), query.limit() + 1);
+        List<OrderSummary> page = found.subList(0, Math.min(found.size(), query.limit()));
+        URI next = found.size() > query.limit() ? nextPage(query, page.get(page.size() - 1)) : null;
+        Response.ResponseBuilder response = Response.ok(new OrderPage(page, next == null ? null : next.toString()));
+        return (next == null ? response : response.link(next, "next")).build();
+    }
+
+    private URI nextPage(ListQuery query, OrderSummary last) {
+        var uri = uriInfo.getRequestUriBuilder().replaceQueryParam("limit", query.limit())
+                .replaceQueryParam("after", new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
+        return uri.build();
+    }
+
+    @GET
     @Path("{orderId}")
+    @Operation(summary = "An order, its state record and its steps (role viewer)")
+    @APIResponse(responseCode = "200", description = "The order", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class)))
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
     public OrderView get(@PathParam("orderId") String orderId) {
-        return queries.find(orderId).orElseThrow(() -> new NotFoundException("No order " + orderId));
+        return queries.find(orderId).orElseThrow(() -> new NotFoundException("No such order"));
     }
 
     /** Every transition of the order and of each of its steps, oldest first. */
     @GET
     @Path("{orderId}/history")
+    @Operation(summary = "Every transition of the order and its steps, oldest first (role viewer)")
+    @APIResponse(responseCode = "200", description = "The transitions", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY,
+            implementation = HistoryView.class)))
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
     public List<HistoryView> history(@PathParam("orderId") String orderId) {
-        return queries.history(orderId).orElseThrow(() -> new NotFoundException("No order " + orderId));
+        return queries.history(orderId).orElseThrow(() -> new NotFoundException("No such order"));
     }
 }

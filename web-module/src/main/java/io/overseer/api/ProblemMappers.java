@@ -41,14 +41,25 @@ public final class ProblemMappers {
                     .sorted(Comparator.comparing(Problem.FieldError::field))
                     .toList();
             return respond(new Problem("about:blank", "Invalid request", 400,
-                    "The request body is not a valid order", errors));
+                    "The request is not valid", errors));
         }
 
-        /** "submit.order.items[0].sku" → "items[0].sku": drop the method and parameter nodes. */
+        /**
+         * "submit.order.items[0].sku" → "items[0].sku": drop the method and parameter nodes. A violation
+         * of a header or query parameter itself is named as the client spells it ("Idempotency-Key").
+         */
         private static String field(ConstraintViolation<?> violation) {
             StringBuilder field = new StringBuilder();
+            Path.MethodNode method = null;
+            String parameter = null;
             for (Path.Node node : violation.getPropertyPath()) {
-                if (node.getKind() == ElementKind.METHOD || node.getKind() == ElementKind.PARAMETER) {
+                if (node.getKind() == ElementKind.METHOD) {
+                    method = node.as(Path.MethodNode.class);
+                    continue;
+                }
+                if (node.getKind() == ElementKind.PARAMETER) {
+                    parameter = ViolationParameters.httpName(violation.getRootBeanClass(), method,
+                            node.as(Path.ParameterNode.class).getParameterIndex());
                     continue;
                 }
                 // A node inside a list carries the index of the element it sits in: items[0].sku.
@@ -59,7 +70,30 @@ public final class ProblemMappers {
                     field.append(field.isEmpty() ? "" : ".").append(node.getName());
                 }
             }
-            return field.isEmpty() ? "body" : field.toString();
+            if (field.isEmpty()) {
+                return parameter != null ? parameter : "body";
+            }
+            return field.toString();
+        }
+    }
+
+    /** A body or query that is not what the API takes: 400 naming the fields, when there are any. */
+    @Provider
+    public static class InvalidRequest implements ExceptionMapper<InvalidRequestException> {
+        @Override
+        public Response toResponse(InvalidRequestException e) {
+            List<Problem.FieldError> errors = e.errors().isEmpty() ? null : e.errors();
+            return respond(new Problem("about:blank", "Invalid request", 400, e.getMessage(), errors));
+        }
+    }
+
+    /** An Idempotency-Key already used for a different request: 422, nothing written. */
+    @Provider
+    public static class KeyReused implements ExceptionMapper<io.overseer.submission.SubmissionKeyConflictException> {
+        @Override
+        public Response toResponse(io.overseer.submission.SubmissionKeyConflictException e) {
+            return respond(Problem.of(422, "Idempotency-Key reused",
+                    "This Idempotency-Key was already used for a different request; use a new key for a new order"));
         }
     }
 

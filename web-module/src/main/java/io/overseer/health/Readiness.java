@@ -2,14 +2,13 @@ package io.overseer.health;
 
 import io.overseer.messaging.Destinations;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.QueueBrowser;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -30,14 +29,16 @@ public final class Readiness {
     public static class DatabaseCheck implements HealthCheck {
         @Resource(lookup = "jdbc/overseer")
         DataSource dataSource;
-        @Resource
-        ManagedExecutorService executor;
-
         private final BoundedProbe probe = new BoundedProbe("database");
+
+        @PreDestroy
+        void close() {
+            probe.close();
+        }
 
         @Override
         public HealthCheckResponse call() {
-            return probe.run(executor, (Callable<Void>) () -> {
+            return probe.run(() -> {
                 try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
                     statement.execute("SELECT 1");
                 }
@@ -51,14 +52,16 @@ public final class Readiness {
     public static class BrokerCheck implements HealthCheck {
         @Resource(lookup = Destinations.CONNECTION_FACTORY)
         ConnectionFactory connectionFactory;
-        @Resource
-        ManagedExecutorService executor;
-
         private final BoundedProbe probe = new BoundedProbe("broker");
+
+        @PreDestroy
+        void close() {
+            probe.close();
+        }
 
         @Override
         public HealthCheckResponse call() {
-            return probe.run(executor, (Callable<Void>) () -> {
+            return probe.run(() -> {
                 try (JMSContext context = connectionFactory.createContext();
                      QueueBrowser browser = context.createBrowser(context.createQueue(Destinations.ORDERS))) {
                     browser.getEnumeration().hasMoreElements();

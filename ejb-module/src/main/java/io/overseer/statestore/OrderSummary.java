@@ -1,0 +1,10 @@
+package io.overseer.statestore;
+
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import java.time.OffsetDateTime;
+
+/** One line of the order listing: the task's state without its steps (GET /api/orders/{id} has them). */
+@JsonbPropertyOrder({"orderId", "customerId", "workflow", "processState", "createdAt", "updatedAt"})
+public record OrderSummary(String orderId, String customerId, String workflow, ProcessState processState,
+                           OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+}

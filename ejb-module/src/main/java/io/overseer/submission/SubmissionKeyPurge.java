@@ -1,0 +1,68 @@
+package io.overseer.submission;
+
+import io.overseer.platform.Clocks;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.supervisor.JobLease;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Forgets submission keys older than the retention, every minute, on whichever instance holds the
+ * "submission-key-purge" lease (the supervisor's {@link JobLease} pattern: a non-persistent timer on every
+ * instance, one sweeps). Deleting is idempotent, so even two purges at once do no harm; each batch is its
+ * own transaction so a large backlog never holds locks for long.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class SubmissionKeyPurge {
+
+    private static final Logger LOG = Logger.getLogger(SubmissionKeyPurge.class.getName());
+    static final String LEASE = "submission-key-purge";
+    private static final int BATCH = 1000;
+    private static final int MAX_BATCHES = 50;
+
+    @EJB
+    JobLease lease;
+    @EJB
+    SubmissionKeyPurgeBatch batches;
+    @Inject
+    InstanceIdentity instance;
+    @Inject
+    Clocks clocks;
+
+    /** How long a key is kept: a retry within this gets the first order. The API promises at least 24 h. */
+    @Inject
+    @ConfigProperty(name = "overseer.submission.key-retention", defaultValue = "PT25H")
+    Duration retention;
+
+    @Schedule(hour = "*", minute = "*", second = "17", persistent = false)
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public void purge() {
+        try {
+            if (!lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(50))) {
+                return;
+            }
+            var before = clocks.now().minus(retention);
+            int deleted = 0;
+            for (int i = 0, n = BATCH; i < MAX_BATCHES && n == BATCH; i++) {
+                n = batches.delete(before, BATCH);
+                deleted += n;
+            }
+            if (deleted > 0) {
+                LOG.log(Level.INFO, "Forgot {0} submission keys created before {1}", new Object[] {deleted, before});
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Submission key purge failed; the next run tries again", e);
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.overseer.it;
+
+import static io.overseer.support.Problems.assertProblem;
+import static io.overseer.support.Problems.fields;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Deployments;
+import io.overseer.support.Http;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.TestStack;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Hostile and sloppy input against the running server: every request is refused with the right 4xx and
+ * a problem body that names the offending fields and leaks nothing; no order (not even part of one) is
+ * written; the server stays ready. Text the API does accept (right-to-left scripts, emoji, SQL-looking
+ * strings) is stored and returned verbatim.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class BadInputIT {
+
+    private static final String ITEMS = "[{\"sku\":\"A-1\",\"quantity\":1}]";
+
+    @ArquillianResource
+    URL base;
+
+    private OrdersApi api;
+    private long ordersBefore;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connect() {
+        api = new OrdersApi(URI.create(base.toString()));
+        ordersBefore = TestStack.countOrders();
+    }
+
+    /** Every test here is refused or accepted as it says: afterwards the server is still ready. */
+    @AfterEach
+    void serverStaysHealthy() {
+        Http.Reply ready = Http.get(URI.create(base.toString()).resolve("/health/ready"));
+        assertEquals(200, ready.status(), ready.body());
+    }
+
+    @Test
+    void malformedJsonIsRefused() {
+        refused(400, "{\"customerId\": \"c-1\", \"items\": [");
+        refused(400, "{\"customerId\":\"c\",\"items\":" + ITEMS + "} trailing");
+        refused(400, "{'customerId':'c'}");
+        refused(400, "[{\"customerId\":\"c\"}]");
+        refused(400, "\"an order\"");
+        refused(400, "null");
+    }
+
+    @Test
+    void wrongTypesNameTheirFields() {
+        assertEquals(List.of("items[0].quantity"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[{\"sku\":\"A-1\",\"quantity\":\"2\"}]}")));
+        assertEquals(List.of("customerId", "items"), fields(refused(400, "{\"customerId\":5,\"items\":{}}")));
+        assertEquals(List.of("items[0].quantity"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[{\"sku\":\"A-1\",\"quantity\":2.5}]}")));
+        assertEquals(List.of("items[0].quantity"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[{\"sku\":\"A-1\",\"quantity\":99999999999999}]}")));
+        assertEquals(List.of("items[0]"), fields(refused(400, "{\"customerId\":\"c\",\"items\":[\"A-1\"]}")));
+    }
+
+    @Test
+    void missingAndInvalidFieldsAreAllNamed() {
+        assertEquals(List.of("customerId", "items"), fields(refused(400, "{}")));
+        assertEquals(List.of("customerId", "items[0].quantity", "items[0].sku"), fields(refused(400,
+                "{\"customerId\":\" \",\"items\":[{\"sku\":\"\",\"quantity\":0}]}")).stream().distinct().toList());
+        assertEquals(List.of("body"), fields(refused(400, "")));
+    }
+
+    @Test
+    void unknownAndRepeatedFieldsAreRefused() {
+        assertEquals(List.of("colour"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":" + ITEMS + ",\"colour\":\"red\"}")));
+        assertEquals(List.of("items[0].price"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1,\"price\":3}]}")));
+        assertEquals(List.of("customerId"), fields(refused(400,
+                "{\"customerId\":\"a\",\"customerId\":\"b\",\"items\":" + ITEMS + "}")));
+    }
+
+    @Test
+    void listsAndStringsHaveLimits() {
+        String items = "{\"sku\":\"A-1\",\"quantity\":1},".repeat(101);
+        assertEquals(List.of("items"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[" + items.substring(0, items.length() - 1) + "]}")));
+        assertEquals(List.of("customerId"), fields(refused(400,
+                "{\"customerId\":\"" + "c".repeat(101) + "\",\"items\":" + ITEMS + "}")));
+    }
+
+    @Test
+    void hugeBodiesAre413BeforeTheyAreRead() {
+        String huge = "{\"customerId\":\"" + "x".repeat(1024 * 1024) + "\",\"items\":" + ITEMS + "}";
+        assertProblem(api.submitRaw("application/json", huge), 413);
+        // The same without a Content-Length (chunked): read up to the limit, then refused.
+        byte[] bytes = ("{\"customerId\":\"" + "x".repeat(256 * 1024) + "\",\"items\":" + ITEMS + "}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))), 413);
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
+    @Test
+    void deepNestingIsRefusedWithoutHarm() {
+        refused(400, "{\"customerId\":\"c\",\"items\":" + "[".repeat(40) + "]".repeat(40) + "}");
+        refused(400, "{\"customerId\":\"c\",\"items\":" + "[".repeat(20_000) + "]".repeat(20_000) + "}");
+        refused(400, "{\"a\":".repeat(5_000) + "1" + "}".repeat(5_000));
+    }
+
+    @Test
+    void controlCharactersLoneSurrogatesAndBidiOverridesAreRefused() {
+        assertEquals(List.of("customerId"), fields(refused(400, order("\\u0000c"))));
+        assertEquals(List.of("customerId"), fields(refused(400, order("line\\nbreak"))));
+        assertEquals(List.of("customerId"), fields(refused(400, order("half \\uD83D pair"))));
+        assertEquals(List.of("customerId"), fields(refused(400, order("abc\\u202Efdp.exe"))));
+        // Bytes that are not UTF-8 at all.
+        byte[] latin1 = order("caf\u00e9").getBytes(StandardCharsets.ISO_8859_1);
+        assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(latin1))), 400);
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
+    @Test
+    void rightToLeftScriptsAndEmojiAreStoredVerbatim() {
+        for (String customer : List.of("לקוח-" + UUID.randomUUID(), "عميل-" + UUID.randomUUID(),
+                "👩‍💻🚀-" + UUID.randomUUID(), "Zoë Ñandú-" + UUID.randomUUID())) {
+            assertEquals(customer, acceptedCustomer(order(customer)));
+        }
+    }
+
+    @Test
+    void sqlLookingTextIsJustText() {
+        String customer = "x'); DROP TABLE customer_order; -- " + UUID.randomUUID();
+        assertEquals(customer, acceptedCustomer(order(customer)));
+        assertTrue(TestStack.countOrders() > ordersBefore, "customer_order is still there");
+        ordersBefore = TestStack.countOrders();
+        // Where the format forbids quotes, SQL-looking values are refused like any other bad value.
+        assertEquals(List.of("items[0].sku"), fields(refused(400,
+                "{\"customerId\":\"c\",\"items\":[{\"sku\":\"A' OR '1'='1\",\"quantity\":1}]}")));
+        assertEquals(List.of("state"), fields(assertProblem(api.getRaw("api/orders?state=Pending'%20OR%20'1'='1"), 400)));
+    }
+
+    @Test
+    void wrongContentTypeAndAcceptAreRefused() {
+        assertProblem(api.submitRaw("text/plain", OrdersApi.order("c-1", "A-1", 1)), 415);
+        assertProblem(api.submitRaw("application/xml", "<order/>"), 415);
+        assertProblem(send(HttpRequest.newBuilder(orders()).POST(HttpRequest.BodyPublishers.ofString(
+                OrdersApi.order("c-1", "A-1", 1)))), 415);
+        assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                .header("Accept", "application/xml").POST(HttpRequest.BodyPublishers.ofString(
+                        OrdersApi.order("c-1", "A-1", 1)))), 406);
+        assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(OrdersApi.order("c-1", "A-1", 1)))), 405);
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
+    @Test
+    void callersNeedCredentialsAndTheRole() {
+        String body = OrdersApi.order("c-1", "A-1", 1);
+        Http.Reply anonymous = api.as(null).submitRaw("application/json", body);
+        assertProblem(anonymous, 401);
+        assertNotNull(anonymous.header("WWW-Authenticate"), "the Basic challenge is kept");
+        assertProblem(api.as(new Http.Credentials(TestStack.CLIENT.name(), "wrong")).submitRaw("application/json", body), 401);
+        assertProblem(api.as(TestStack.credentials(TestStack.VIEWER)).submitRaw("application/json", body), 403);
+        assertProblem(api.as(TestStack.credentials(TestStack.SUBMITTER)).getRaw("api/orders"), 403);
+        assertProblem(api.as(null).getRaw("api/orders"), 401);
+        assertProblem(api.as(TestStack.credentials(TestStack.CLIENT)).getRaw("api/operator/orders/x/cancel"), 403);
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
+    @Test
+    void badIdempotencyKeysAreNamed() {
+        for (String key : List.of("has space", "k".repeat(256))) {
+            Http.Reply reply = send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                    .header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.ofString(OrdersApi.order("c", "A-1", 1))));
+            assertEquals(List.of("Idempotency-Key"), fields(assertProblem(reply, 400)));
+        }
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
+    private JsonNode refused(int status, String body) {
+        JsonNode problem = assertProblem(api.submitRaw("application/json", body), status);
+        assertEquals(ordersBefore, TestStack.countOrders(), "no order written for " + abbreviated(body));
+        return problem;
+    }
+
+    private String acceptedCustomer(String body) {
+        Http.Reply reply = api.submitRaw("application/json", body);
+        assertEquals(202, reply.status(), reply.body());
+        return api.get(reply.json().get("orderId").asText()).get("customerId").asText();
+    }
+
+    /** An order of one item for this customer; {@code customer} is put into the JSON string as is. */
+    private static String order(String customer) {
+        return "{\"customerId\":\"" + customer + "\",\"items\":" + ITEMS + "}";
+    }
+
+    private Http.Reply send(HttpRequest.Builder request) {
+        return Http.send(Http.authorized(request, api.credentials()));
+    }
+
+    private URI orders() {
+        return api.base().resolve("api/orders");
+    }
+
+    private static String abbreviated(String body) {
+        return body.length() <= 120 ? body : body.substring(0, 120) + "…";
+    }
+}

@@ -1,0 +1,43 @@
+package io.overseer.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.overseer.statestore.ProcessState;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ListQueryTest {
+
+    @Test
+    void defaults() {
+        ListQuery query = ListQuery.of(null, null, null);
+
+        assertNull(query.state());
+        assertEquals(ListQuery.DEFAULT_LIMIT, query.limit());
+        assertNull(query.after());
+    }
+
+    @Test
+    void aCursorSurvivesTheRoundTrip() {
+        var cursor = new ListQuery.Cursor(OffsetDateTime.parse("2026-11-21T22:01:02.123456Z"), "3f0c-id");
+
+        ListQuery query = ListQuery.of("Processed", "200", cursor.encode());
+
+        assertEquals(ProcessState.Processed, query.state());
+        assertEquals(200, query.limit());
+        assertEquals(cursor, query.after());
+    }
+
+    @Test
+    void everyBadParameterIsNamed() {
+        var e = assertThrows(InvalidRequestException.class, () -> ListQuery.of("processed", "0", "%%%"));
+
+        assertEquals(List.of("state", "limit", "after"), e.errors().stream().map(Problem.FieldError::field).toList());
+        for (String limit : List.of("201", "-1", "1.5", "", "99999999999")) {
+            assertThrows(InvalidRequestException.class, () -> ListQuery.of(null, limit, null), limit);
+        }
+    }
+}
