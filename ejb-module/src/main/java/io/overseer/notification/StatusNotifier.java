@@ -4,6 +4,7 @@ import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import io.overseer.statestore.HistoryEntry;
+import io.overseer.statestore.OrderState;
 import io.overseer.statestore.OrderTransitions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -47,18 +48,18 @@ public class StatusNotifier {
 
     /**
      * Records where the order's notifications go. Call before the order's state record is created, in the
-     * same transaction, so that its first transition (received) is announced too. The caller has checked
-     * the reply-to against {@link ReplyToRule}.
+     * same transaction, so that its first transition (received) is announced too, and mark the record
+     * ({@link OrderState#notifySubmitter()}). The caller has checked the reply-to against {@link ReplyToRule}.
      */
     public void subscribe(String orderId, ReplyTo replyTo, String correlationId) {
         em.persist(new ReplyAddress(orderId, replyTo, correlationId, clocks.now()));
     }
 
     void onTransitions(@Observes OrderTransitions transitions) {
-        ReplyAddress address = em.find(ReplyAddress.class, transitions.orderId());
-        if (address == null) {
-            return;
+        if (!transitions.submitterNotified()) {
+            return;   // no reply-to: not even a lookup
         }
+        ReplyAddress address = em.find(ReplyAddress.class, transitions.orderId());
         Optional<Destination> destination = destination(address.replyTo(), transitions.orderId());
         if (destination.isEmpty()) {
             return;

@@ -64,6 +64,8 @@ public class OrderState {
     private OffsetDateTime updatedAt;
     @Column(name = "history_count", nullable = false)
     private int historyCount;
+    @Column(name = "notify_submitter", nullable = false)
+    private boolean notifySubmitter;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
@@ -92,6 +94,15 @@ public class OrderState {
         }
         state.moveTask(ProcessState.Pending, now, actor, "submitted");
         return state;
+    }
+
+    /** The submitter asked for status notifications (the order has a reply-to). */
+    public void notifySubmitter() {
+        notifySubmitter = true;
+    }
+
+    public boolean submitterNotified() {
+        return notifySubmitter;
     }
 
     /** Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it. */

@@ -41,7 +41,8 @@ public class StateStore {
         List<HistoryEntry> entries = state.drainHistory();
         entries.forEach(em::persist);
         if (!entries.isEmpty()) {
-            transitions.fire(new OrderTransitions(state.orderId(), state.processState(), entries));
+            transitions.fire(new OrderTransitions(state.orderId(), state.processState(), state.submitterNotified(),
+                    entries));
         }
     }
 

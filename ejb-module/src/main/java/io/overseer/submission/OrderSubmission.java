@@ -184,12 +184,14 @@ public class OrderSubmission {
     private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String correlationId,
                         String orderId) {
         var now = clocks.now();
+        OrderState state = OrderState.pending(orderId, workflow.name(), workflow.stepNames(), now,
+                Actor.of(Actor.Kind.submission, instance.id()));
         if (replyTo != null) {
             notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);
+            state.notifySubmitter();
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
-        store.create(new CustomerOrder(orderId, request.customerId(), lines, now), OrderState.pending(orderId,
-                workflow.name(), workflow.stepNames(), now, Actor.of(Actor.Kind.submission, instance.id())));
+        store.create(new CustomerOrder(orderId, request.customerId(), lines, now), state);
         LOG.log(Level.INFO, "Order {0} Pending for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name()});
     }
