@@ -4,24 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overseer.support.Deployments;
 import io.overseer.support.Metrics;
-import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
-import io.overseer.support.SimulatorApi;
-import io.overseer.support.TestStack;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What an agent promises, against the simulator's faults ("single-charge": one step, 3 s complete-by,
@@ -29,37 +15,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * completes it with the effect applied once; a burst of 5xx is retried with backoff inside the attempt;
  * a refusal is reported at once, without a retry.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class AgentGuaranteesIT {
+class AgentGuaranteesIT extends DeployedWarIT {
 
     private static final String SINGLE = "single-charge";
     private static final String OPERATION = "charge-payment";
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-    private URI root;
-    private final SimulatorApi simulator = TestStack.simulator();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() {
-        root = URI.create(base.toString());
-        api = new OrdersApi(root);
-        simulator.clearFaults();
-    }
-
-    @AfterEach
-    void clearFaults() {
-        simulator.clearFaults();
-    }
 
     @Test
     void latencyAboveTheDeadlineIsAbandonedSilentlyRetriedByTheSupervisorAndAppliedOnce() {

@@ -7,26 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.TestStack;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Hostile and sloppy input against the running server: every request is refused with the right 4xx and
@@ -34,33 +26,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * written; the server stays ready. Text the API does accept (right-to-left scripts, emoji, SQL-looking
  * strings) is stored and returned verbatim.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class BadInputIT {
+class BadInputIT extends DeployedWarIT {
 
     private static final String ITEMS = "[{\"sku\":\"A-1\",\"quantity\":1}]";
 
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
     private long ordersBefore;
 
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
     @BeforeEach
-    void connect() {
-        api = new OrdersApi(URI.create(base.toString()));
+    void countOrders() {
         ordersBefore = TestStack.countOrders();
     }
 
     /** Every test here is refused or accepted as it says: afterwards the server is still ready. */
     @AfterEach
     void serverStaysHealthy() {
-        Http.Reply ready = Http.get(URI.create(base.toString()).resolve("/health/ready"));
+        Http.Reply ready = Http.get(root.resolve("/health/ready"));
         assertEquals(200, ready.status(), ready.body());
     }
 

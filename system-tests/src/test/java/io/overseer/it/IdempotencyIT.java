@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.TestStack;
-import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,38 +22,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The Idempotency-Key header of POST /api/orders: a retry gets the first answer and creates nothing, the
  * key with another body is a 422, keys belong to their caller, concurrent retries create exactly one
  * order, and keys past their retention are purged.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class IdempotencyIT {
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() {
-        api = new OrdersApi(URI.create(base.toString()));
-    }
+class IdempotencyIT extends DeployedWarIT {
 
     @Test
     void aRetryGetsTheFirstAnswerAndCreatesNothing() {

@@ -4,63 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.Notification;
 import io.overseer.support.OrdersApi;
-import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Status notifications beyond the happy path: failure and compensation, REST submitters' reply queues,
  * reply-tos that name internal destinations, and a submitter that went away.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class JmsNotificationsIT {
+class JmsNotificationsIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-    private final SimulatorApi simulator = TestStack.simulator();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() {
-        api = new OrdersApi(URI.create(base.toString()));
-        simulator.clearFaults();
-    }
-
-    @AfterEach
-    void heal() {
-        simulator.clearFaults();
-    }
 
     @Test
     void aRefusedStepIsReportedAsCompensatingThenEachUndoThenCompensated() {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.overseer.support.Deployments;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.Notification;
 import io.overseer.support.OrdersApi;
@@ -15,21 +14,12 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.Message;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,29 +29,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * queue, each with its real client library and a submitter's credentials, and hear about their order on
  * their own reply queue: received, each step completed, processed — correlated by their correlation id.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class JmsProtocolsIT {
+class JmsProtocolsIT extends DeployedWarIT {
 
     static final Duration WAIT = Duration.ofSeconds(60);
     static final List<String> PROCESSED = List.of("received", "step-completed", "step-completed", "step-completed",
             "processed");
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() {
-        api = new OrdersApi(URI.create(base.toString()));
-        TestStack.simulator().clearFaults();
-    }
 
     @ParameterizedTest
     @EnumSource(JmsProtocol.class)

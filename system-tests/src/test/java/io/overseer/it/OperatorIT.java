@@ -5,53 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Http;
-import io.overseer.support.Deployments;
-import io.overseer.support.OrdersApi;
-import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Operator actions over REST (role operator): resubmit an order in Error, cancel one in flight. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class OperatorIT {
+class OperatorIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-    private final SimulatorApi simulator = TestStack.simulator();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() throws Exception {
-        api = new OrdersApi(URI.create(base.toString()));
-        simulator.clearFaults();
-    }
-
-    @AfterEach
-    void clearFaults() {
-        simulator.clearFaults();
-    }
 
     @Test
     void anOperatorResubmitsAnOrderStuckInErrorOnceTheFaultClears() {

@@ -5,22 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.AlertSubscriber;
-import io.overseer.support.Deployments;
-import io.overseer.support.OrdersApi;
-import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The pattern's single-step flow on Payara Micro with real PostgreSQL, Artemis and the remote-service
@@ -28,34 +15,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * It uses the "single-charge" task type (one step, giving up means Error), defined by configuration in
  * {@link TestStack}. The server runs with a 3 s complete-by and 3 retries, so expiries come quickly.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class OrderFlowIT {
+class OrderFlowIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String SINGLE = "single-charge";
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-    private final SimulatorApi simulator = TestStack.simulator();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() throws Exception {
-        api = new OrdersApi(URI.create(base.toString()));
-        simulator.clearFaults();
-    }
-
-    @AfterEach
-    void clearFaults() {
-        simulator.clearFaults();
-    }
 
     @Test
     void anOrderIsProcessedAndItsEffectAppliedOnce() {

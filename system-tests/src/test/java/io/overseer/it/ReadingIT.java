@@ -8,13 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overseer.support.Deployments;
 import io.overseer.support.EventStream;
 import io.overseer.support.Http;
-import io.overseer.support.OrdersApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,36 +19,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The read side of the API: keyset listing, live progress as Server-Sent Events, the OpenAPI document. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ReadingIT {
+class ReadingIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() {
-        api = new OrdersApi(URI.create(base.toString()));
-    }
 
     @Test
     void pagesCoverEveryOrderOnceInCreationOrder() {

@@ -6,44 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Http;
-import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
 import jakarta.jms.TextMessage;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.UUID;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Both submission channels, and what happens to bad input on each: nothing written, nothing lost. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SubmissionIT {
-
-    @ArquillianResource
-    URL base;
-
-    private OrdersApi api;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.overseerWar();
-    }
-
-    @BeforeEach
-    void connect() throws Exception {
-        api = new OrdersApi(URI.create(base.toString()));
-    }
+class SubmissionIT extends DeployedWarIT {
 
     @Test
     void submissionAnswers202WithLocationAndTheStateRecord() {

@@ -1,0 +1,52 @@
+package io.overseer.it;
+
+import io.overseer.support.Deployments;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.net.URL;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What most Arquillian tests share: the WAR exactly as users deploy it on Payara Micro, tested from the
+ * outside (its root URL, the orders API as the test stack's client user), and the simulator with no
+ * fault injected when each test starts or ends. Tests that change the deployment declare their own.
+ * Not a test itself: failsafe runs *IT classes, and this one is abstract.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+abstract class DeployedWarIT {
+
+    @ArquillianResource
+    URL base;
+
+    /** The application's root, e.g. {@code http://127.0.0.1:PORT/overseer/}. */
+    URI root;
+    OrdersApi api;
+    final SimulatorApi simulator = TestStack.simulator();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.overseerWar();
+    }
+
+    @BeforeEach
+    void connectToTheWar() {
+        root = URI.create(base.toString());
+        api = new OrdersApi(root);
+        simulator.clearFaults();
+    }
+
+    @AfterEach
+    void healTheSimulator() {
+        simulator.clearFaults();
+    }
+}
