@@ -1,7 +1,8 @@
 package io.overseer.agent;
 
-/** An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step) it answers. */
-public record AgentReply(String orderId, long epoch, int stepSeq, String operation, Outcome outcome, String detail) {
+/** An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step, token) it answers. */
+public record AgentReply(String orderId, long epoch, int stepSeq, String token, String operation, Outcome outcome,
+                         String detail) {
 
     public enum Outcome {
         /** The remote service applied the effect (now or on an earlier attempt). */
@@ -13,17 +14,17 @@ public record AgentReply(String orderId, long epoch, int stepSeq, String operati
     }
 
     public static AgentReply succeeded(AgentRequest request, String detail) {
-        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.operation(),
+        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.SUCCEEDED, detail);
     }
 
     public static AgentReply handedBack(AgentRequest request, String detail) {
-        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.operation(),
+        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.HANDED_BACK, detail);
     }
 
     public static AgentReply failed(AgentRequest request, String detail) {
-        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.operation(),
+        return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.FAILED, detail);
     }
 }

@@ -5,14 +5,18 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * Tells an agent whether the attempt it works on is still the one the state store holds: same epoch,
- * still claimed. Checked before every call to the remote service, so an agent stops calling for an
- * attempt that was cancelled, expired and retried elsewhere, or answered already — it cannot undo a
- * call already made, but it makes no new one. Outside the agent's transaction: a connection enlisted
- * there would be held for the whole attempt, and sixteen agents would drain the pool.
+ * Tells an agent whether the attempts it works on are still the ones the state store holds: same epoch,
+ * still claimed. Checked for a whole batch before its first calls (one query), and again before every
+ * retry, so an agent stops calling for an attempt that was cancelled, expired and retried elsewhere, or
+ * answered already — it cannot undo a call already made, but it makes no new one. Outside any
+ * transaction: a connection enlisted in one would be held for the whole attempt.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -22,11 +26,29 @@ public class AttemptFence {
     EntityManager em;
 
     public boolean isCurrent(AgentRequest request) {
-        List<?> rows = em.createNativeQuery("SELECT 1 FROM order_state"
-                        + " WHERE order_id = ?1 AND epoch = ?2 AND locked_by IS NOT NULL")
-                .setParameter(1, request.orderId())
-                .setParameter(2, request.epoch())
-                .getResultList();
-        return !rows.isEmpty();
+        return current(List.of(request)).contains(key(request.orderId(), request.epoch()));
+    }
+
+    /** The keys ({@link #key}) of those of the requests whose attempt is still the claimed one. */
+    @SuppressWarnings("unchecked")
+    public Set<String> current(List<AgentRequest> requests) {
+        if (requests.isEmpty()) {
+            return Set.of();
+        }
+        var query = em.createNativeQuery("SELECT order_id, epoch FROM order_state WHERE locked_by IS NOT NULL"
+                + " AND order_id IN (" + IntStream.rangeClosed(1, requests.size()).mapToObj(i -> "?" + i)
+                .collect(Collectors.joining(",")) + ")");
+        for (int i = 0; i < requests.size(); i++) {
+            query.setParameter(i + 1, requests.get(i).orderId());
+        }
+        Set<String> current = new HashSet<>();
+        for (Object[] row : (List<Object[]>) query.getResultList()) {
+            current.add(key((String) row[0], ((Number) row[1]).longValue()));
+        }
+        return current;
+    }
+
+    public static String key(String orderId, long epoch) {
+        return orderId + "@" + epoch;
     }
 }

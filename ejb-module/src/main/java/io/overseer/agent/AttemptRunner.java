@@ -38,6 +38,14 @@ public class AttemptRunner {
     ShutdownGate gate;
 
     public Optional<AgentReply> run(AgentRequest request) {
+        return run(request, false);
+    }
+
+    /**
+     * @param fenced whether the caller has just checked that the attempt is current (the agent checks a
+     *               whole batch in one query); later calls of the attempt are checked here, one by one
+     */
+    public Optional<AgentReply> run(AgentRequest request, boolean fenced) {
         Backoff backoff = settings.backoff();
         for (int retry = 1; ; retry++) {
             Duration left = remaining(request.completeBy());
@@ -47,7 +55,7 @@ public class AttemptRunner {
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
                 return Optional.empty();
             }
-            if (!fence.isCurrent(request)) {
+            if (!(fenced && retry == 1) && !fence.isCurrent(request)) {
                 LOG.log(Level.INFO, "Order {0}: {1} attempt (epoch {2}) is no longer current; abandoning silently",
                         new Object[] {request.orderId(), request.operation(), request.epoch()});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
@@ -77,7 +85,7 @@ public class AttemptRunner {
                     metrics.failed(request.operation(), AgentMetrics.FailureKind.NONTRANSIENT);
                     return Optional.of(AgentReply.failed(request, result.detail()));
                 default:
-                    LOG.log(Level.INFO, "Order {0}: {1} transient fault, retry {2}: {3}",
+                    LOG.log(Level.FINE, "Order {0}: {1} transient fault, retry {2}: {3}",
                             new Object[] {request.orderId(), request.operation(), retry, result.detail()});
                     metrics.failed(request.operation(), result.isCircuitOpen()
                             ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);

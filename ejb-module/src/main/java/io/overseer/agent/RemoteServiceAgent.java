@@ -2,20 +2,40 @@ package io.overseer.agent;
 
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
+import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The Agent for the remote service: performs one attempt of a step, retrying transient faults until
- * the attempt's complete-by, and answers on the reply queue — unless the deadline passed, in which case
- * it says nothing, as the pattern asks: the supervisor will have the step tried again.
+ * The Agent for the remote services: takes a batch of attempts (one message; under light load a batch of
+ * one), checks in one query which are still current, and runs those in parallel on the agent workers —
+ * each retrying transient faults until its complete-by — answering each on the reply queue as soon as it
+ * ends, unless its deadline passed, in which case it says nothing, as the pattern asks: the supervisor
+ * will have the step tried again.
+ *
+ * <p>No transaction is held, neither around the delivery nor across the remote calls: the message is
+ * acknowledged when onMessage returns, which is after every attempt of the batch ended — at the latest
+ * at the batch's last complete-by. Killed before that, the broker redelivers the batch: attempts already
+ * answered are fenced (their epoch moved on), the others are run again under the same idempotency keys.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -24,38 +44,76 @@ import jakarta.json.bind.JsonbException;
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = Destinations.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "16")
 })
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class RemoteServiceAgent implements MessageListener {
+
+    private static final Logger LOG = Logger.getLogger(RemoteServiceAgent.class.getName());
+    /** How long past the last deadline of a batch the delivery waits for its attempts to notice it. */
+    private static final Duration GRACE = Duration.ofSeconds(5);
 
     @Inject
     AttemptRunner runner;
     @Inject
+    AttemptFence fence;
+    @Inject
+    AgentWorkers workers;
+    @Inject
     ReplySender replies;
     @Inject
     DeadLetters deadLetters;
+    @Inject
+    AgentMetrics metrics;
+    @Inject
+    Clocks clocks;
 
     @Override
     public void onMessage(Message message) {
-        AgentRequest request;
+        List<AgentRequest> requests;
         try {
-            request = Json.read(((TextMessage) message).getText(), AgentRequest.class);
+            requests = Json.readBatch(((TextMessage) message).getText(), AgentRequest.class);
         } catch (JsonbException | ClassCastException e) {
             deadLetters.reject(message, Destinations.AGENT_REQUESTS, "unreadable agent request: " + e.getMessage());
             return;
         } catch (JMSException e) {
             throw new IllegalStateException("Could not read a message from " + Destinations.AGENT_REQUESTS, e);
         }
-        if (request == null || request.orderId() == null || request.operation() == null || request.completeBy() == null) {
+        if (requests.isEmpty() || requests.stream().anyMatch(RemoteServiceAgent::incomplete)) {
             deadLetters.reject(message, Destinations.AGENT_REQUESTS, "agent request without orderId, operation or completeBy");
             return;
         }
-        runner.run(request).ifPresent(reply -> replies.send(reply, messageId(message)));
+        Set<String> current = fence.current(requests);
+        List<Future<?>> running = new ArrayList<>(requests.size());
+        for (AgentRequest request : requests) {
+            if (!current.contains(AttemptFence.key(request.orderId(), request.epoch()))) {
+                LOG.log(Level.FINE, "Order {0}: {1} attempt (epoch {2}) is no longer current; not started",
+                        new Object[] {request.orderId(), request.operation(), request.epoch()});
+                metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
+                continue;
+            }
+            running.add(workers.submit(() -> runner.run(request, true).ifPresent(replies::send)));
+        }
+        awaitAll(running, requests);
     }
 
-    private static String messageId(Message message) {
-        try {
-            return message.getJMSMessageID();
-        } catch (JMSException e) {
-            return null;
+    private void awaitAll(List<Future<?>> running, List<AgentRequest> requests) {
+        var lastDeadline = requests.stream().map(AgentRequest::completeBy).max(java.util.Comparator.naturalOrder())
+                .orElseThrow().plus(GRACE);
+        for (Future<?> attempt : running) {
+            long left = Math.max(1, Duration.between(clocks.now(), lastDeadline).toMillis());
+            try {
+                attempt.get(left, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                LOG.log(Level.WARNING, "An agent attempt failed unexpectedly; it expires and is retried", e.getCause());
+            } catch (TimeoutException e) {
+                LOG.log(Level.WARNING, "An agent attempt ran past its complete-by; leaving it to its deadline");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
+    }
+
+    private static boolean incomplete(AgentRequest request) {
+        return request == null || request.orderId() == null || request.operation() == null || request.completeBy() == null;
     }
 }

@@ -14,8 +14,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Moves a message that can never be processed (malformed, invalid) to the dead-letter queue with the
- * reason, inside the listener's transaction: the original is acknowledged only if the copy is sent.
+ * Moves a message that can never be processed (malformed, invalid, forged) to the dead-letter queue with
+ * the reason. Listeners run without a transaction and acknowledge a message when onMessage returns, so
+ * the original is acknowledged only after the copy was sent (a crash in between sends a second copy).
  * Failures that may pass (database down) are not dead-lettered here: the listener rethrows them so the
  * broker redelivers, and dead-letters them itself after its configured attempts.
  */
@@ -53,6 +54,21 @@ public class DeadLetters {
         } catch (JMSException e) {
             throw new IllegalStateException("Could not dead-letter a message from " + origin, e);
         }
+    }
+
+    /**
+     * Dead-letters one item of a batch message (the other items were processed): its JSON, the reason,
+     * where it came from and who sent it.
+     */
+    public void rejectItem(String orderId, String json, String origin, String reason, String sender) {
+        jms.createProducer()
+                .setProperty(Destinations.ORDER_ID, orderId == null ? "" : orderId)
+                .setProperty(Destinations.DEAD_LETTER_REASON, reason)
+                .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin)
+                .setProperty("dlqOriginalSender", sender == null ? "" : sender)
+                .send(jms.createQueue(Destinations.DEAD_LETTERS), json);
+        LOG.log(Level.WARNING, "Dead-lettered an item of a message from {0} sent by {1}: {2}",
+                new Object[] {origin, sender, reason});
     }
 
     /** The whole body, even if the listener read part of it already; a body too big to read is dropped. */

@@ -30,6 +30,7 @@ public final class OrderMessages {
     public static final int MAX_BODY_BYTES = 256 * 1024;
     static final int MAX_HEADER = 200;
     static final String DUPLICATE_KEY_PREFIX = "_AMQ_DUPL_ID:";
+    static final String MESSAGE_ID_KEY_PREFIX = "JMSMessageID:";
     /** The message property in which Artemis keeps a STOMP frame's reply-to header. */
     private static final String STOMP_REPLY_TO = "JMSReplyTo";
 
@@ -41,10 +42,11 @@ public final class OrderMessages {
     }
 
     /**
-     * The message's business key, else its duplicate id: the broker drops most repeats of a duplicate id
-     * itself, but not all of them when they race in on separate connections (seen: 2 orders of 8
-     * concurrent copies), so the database's key check serves as its backstop. Prefixed so that a
-     * duplicate id never matches a business key.
+     * The message's business key, else its duplicate id, else its message id: the broker drops most
+     * repeats of a duplicate id itself, but not all of them when they race in on separate connections
+     * (seen: 2 orders of 8 concurrent copies), so the database's key check serves as its backstop; and a
+     * message redelivered after a crash between the order's commit and the acknowledgement keeps its
+     * message id, so it never makes a second order. Prefixed so that neither ever matches a business key.
      */
     static String key(Message message) throws JMSException, InvalidOrderException {
         String key = bounded(message.getStringProperty(Destinations.IDEMPOTENCY_KEY), Destinations.IDEMPOTENCY_KEY);
@@ -54,7 +56,11 @@ public final class OrderMessages {
         Object duplicateId = message.getObjectProperty(Destinations.DUPLICATE_ID);
         String id = duplicateId instanceof byte[] bytes ? HexFormat.of().formatHex(bytes)
                 : duplicateId == null ? null : duplicateId.toString();
-        return id == null ? null : bounded(DUPLICATE_KEY_PREFIX + id, Destinations.DUPLICATE_ID);
+        if (id != null) {
+            return bounded(DUPLICATE_KEY_PREFIX + id, Destinations.DUPLICATE_ID);
+        }
+        String messageId = message.getJMSMessageID();
+        return messageId == null ? null : bounded(MESSAGE_ID_KEY_PREFIX + messageId, "JMSMessageID");
     }
 
     static String body(Message message) throws JMSException, InvalidOrderException {

@@ -6,14 +6,15 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSConnectionFactory;
-import jakarta.jms.JMSContext;
+import io.overseer.messaging.Courier;
+import io.overseer.messaging.Parcel;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Raises operator alerts: logged at WARNING and published on the alerts topic, inside the caller's
- * transaction, so an alert exists exactly when the Error it reports was committed.
+ * Raises operator alerts: logged at WARNING and published on the alerts topic once the caller's
+ * transaction commits (see {@link Courier}), so an alert is never published for an Error that rolled back.
  */
 @ApplicationScoped
 public class AlertPublisher {
@@ -21,8 +22,7 @@ public class AlertPublisher {
     private static final Logger LOG = Logger.getLogger(AlertPublisher.class.getName());
 
     @Inject
-    @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
-    JMSContext jms;
+    Courier courier;
     @Inject
     InstanceIdentity instance;
     @Inject
@@ -31,9 +31,7 @@ public class AlertPublisher {
     public void raise(String orderId, String kind, String reason) {
         Alert alert = new Alert(orderId, kind, reason, instance.id(), clocks.now());
         LOG.log(Level.WARNING, "ALERT {0} for order {1}: {2}", new Object[] {kind, orderId, reason});
-        jms.createProducer()
-                .setProperty(Destinations.ORDER_ID, orderId)
-                .setProperty("kind", kind)
-                .send(jms.createTopic(Destinations.ALERTS), Json.write(alert));
+        courier.send(Parcel.single(Destinations.ALERTS, true, Json.write(alert),
+                Map.of(Destinations.ORDER_ID, orderId == null ? "" : orderId, "kind", kind), null, null));
     }
 }

@@ -3,17 +3,34 @@ package io.overseer.scheduler;
 import io.overseer.agent.AgentReply;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
+import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Json;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
-/** Feeds the agents' replies to the scheduler. Replies are idempotent: a repeated or stale one changes nothing. */
+/**
+ * Feeds the agents' replies to the scheduler, a batch message at a time, in one transaction
+ * ({@link Scheduler#applyReplies}). Replies are idempotent: a repeated or stale one changes nothing.
+ *
+ * <p>Only agents may answer: a message whose sender (the user the broker authenticated and stamped on it,
+ * which clients cannot forge) is not the application's broker user is dead-lettered whole and raises a
+ * security alert; a reply that names the running attempt without its random token is dead-lettered and
+ * alerted by the scheduler. Neither touches an order.
+ *
+ * <p>No transaction around the delivery: the message is acknowledged when onMessage returns, after the
+ * database commit. A failure rolls nothing into the broker; rethrown, it makes the broker redeliver.
+ */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = Destinations.AGENT_REPLIES),
@@ -21,28 +38,88 @@ import jakarta.json.bind.JsonbException;
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = Destinations.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "8")
 })
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class AgentReplyListener implements MessageListener {
+
+    private static final Logger LOG = Logger.getLogger(AgentReplyListener.class.getName());
 
     @Inject
     Scheduler scheduler;
     @Inject
     DeadLetters deadLetters;
+    @Inject
+    AlertPublisher alerts;
+    @Inject
+    ReplySenders senders;
 
     @Override
     public void onMessage(Message message) {
-        AgentReply reply;
+        String sender = property(message, Destinations.VALIDATED_USER);
+        if (!senders.isAgent(sender)) {
+            deadLetters.reject(message, Destinations.AGENT_REPLIES,
+                    "agent reply sent by '" + sender + "', not by the application's broker user");
+            alerts.raise(null, "forged-reply", "a message on " + Destinations.AGENT_REPLIES + " from broker user '"
+                    + sender + "' was refused");
+            return;
+        }
+        List<AgentReply> replies;
         try {
-            reply = Json.read(((TextMessage) message).getText(), AgentReply.class);
+            replies = Json.readBatch(((TextMessage) message).getText(), AgentReply.class);
         } catch (JsonbException | ClassCastException e) {
             deadLetters.reject(message, Destinations.AGENT_REPLIES, "unreadable agent reply: " + e.getMessage());
             return;
         } catch (JMSException e) {
             throw new IllegalStateException("Could not read a message from " + Destinations.AGENT_REPLIES, e);
         }
-        if (reply == null || reply.orderId() == null || reply.outcome() == null || reply.operation() == null) {
+        if (replies.isEmpty() || replies.stream().anyMatch(AgentReplyListener::incomplete)) {
             deadLetters.reject(message, Destinations.AGENT_REPLIES, "agent reply without orderId, operation or outcome");
             return;
         }
-        scheduler.onReply(reply);
+        for (AgentReply forged : apply(replies)) {
+            deadLetters.rejectItem(forged.orderId(), Json.write(forged), Destinations.AGENT_REPLIES,
+                    "agent reply for the running attempt without its token", sender);
+        }
+    }
+
+    /**
+     * Applies the batch in one transaction; if that fails, each reply in its own, so that one reply that
+     * cannot be applied does not hold up the others. Still failing: rethrown, the broker redelivers (the
+     * replies applied meanwhile are stale by then).
+     */
+    private List<AgentReply> apply(List<AgentReply> replies) {
+        try {
+            return scheduler.applyReplies(replies);
+        } catch (RuntimeException e) {
+            if (replies.size() == 1) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "A batch of {0} replies could not be applied at once ({1}); applying them one by one",
+                    new Object[] {replies.size(), e.toString()});
+            RuntimeException failure = null;
+            List<AgentReply> forged = new java.util.ArrayList<>();
+            for (AgentReply reply : replies) {
+                try {
+                    forged.addAll(scheduler.applyReplies(List.of(reply)));
+                } catch (RuntimeException single) {
+                    failure = single;
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return forged;
+        }
+    }
+
+    private static boolean incomplete(AgentReply reply) {
+        return reply == null || reply.orderId() == null || reply.outcome() == null || reply.operation() == null;
+    }
+
+    private static String property(Message message, String name) {
+        try {
+            return message.getStringProperty(name);
+        } catch (JMSException e) {
+            return null;
+        }
     }
 }

@@ -1,37 +1,41 @@
 package io.overseer.scheduler;
 
+import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.OrderQueueMessage;
-import io.overseer.platform.Json;
+import io.overseer.messaging.Parcel;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSConnectionFactory;
-import jakarta.jms.JMSContext;
 import java.time.Duration;
 import java.util.Map;
 
 /**
- * Tells the schedulers, through the order queue, that an order is Pending and ready to be claimed.
- * Sent inside the caller's transaction, so the message exists only if the Pending record does. The
- * message is only a hint: the state store decides, and a lost hint is found by the stranded poller.
+ * Tells the schedulers, through the order queue, that an order is Pending and ready to be claimed. The
+ * hint leaves after the caller's transaction commits (see {@link Courier}), so it never announces a record
+ * that does not exist; hints that wait together leave as one message ({@code {"batch":[orderId, …]}}),
+ * claimed by one scheduler in one transaction. A hint is only a hint: the state store decides, and a lost
+ * one is found by the stranded-order poller.
  */
 @ApplicationScoped
 public class DispatchQueue {
 
+    private static final Map<String, Object> DISPATCH = Map.of(Destinations.MESSAGE_TYPE, OrderQueueMessage.DISPATCH.name());
+
     @Inject
-    @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
-    JMSContext jms;
+    Courier courier;
 
     public void announce(String orderId) {
-        announce(orderId, Duration.ZERO);
+        courier.send(Parcel.batched(Destinations.ORDERS, "dispatch", orderId, DISPATCH, null));
     }
 
     /** Announces the order once {@code delay} has passed (the supervisor's backoff); the broker holds it till then. */
     public void announce(String orderId, Duration delay) {
-        jms.createProducer()
-                .setDeliveryDelay(Math.max(0, delay.toMillis()))
-                .setProperty(Destinations.MESSAGE_TYPE, OrderQueueMessage.DISPATCH.name())
-                .setProperty(Destinations.ORDER_ID, orderId)
-                .send(jms.createQueue(Destinations.ORDERS), Json.write(Map.of(Destinations.ORDER_ID, orderId)));
+        if (delay.isZero() || delay.isNegative()) {
+            announce(orderId);
+            return;
+        }
+        courier.send(Parcel.single(Destinations.ORDERS, false, Map.of(Destinations.ORDER_ID, orderId),
+                Map.of(Destinations.MESSAGE_TYPE, OrderQueueMessage.DISPATCH.name(), Destinations.ORDER_ID, orderId),
+                null, delay));
     }
 }

@@ -8,17 +8,30 @@ import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderSubmission;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.jms.TextMessage;
+import jakarta.json.bind.JsonbException;
+import io.overseer.platform.Json;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * Consumes the order queue: new orders from legacy clients over any protocol the broker speaks (stored
- * and claimed in one transaction, see {@link OrderMessages}) and dispatch hints for Pending orders. A
- * message that can never be processed goes to the dead-letter queue with the reason, at once; any other
- * failure rolls back, and the broker redelivers it (max-delivery-attempts in broker.xml), then
- * dead-letters it.
+ * Consumes the order queue: new orders from legacy clients over any protocol the broker speaks (see
+ * {@link OrderMessages}), stored in one transaction and claimed at once in the next, and dispatch hints
+ * for Pending orders — one order id in the {@code orderId} property, or a batch in the body — claimed
+ * in one transaction. A message that can never be processed goes to the dead-letter queue with the
+ * reason, at once; any other failure is rethrown, and the broker redelivers it (max-delivery-attempts in
+ * broker.xml), then dead-letters it.
+ *
+ * <p>No transaction around the delivery: the message is acknowledged when onMessage returns, after the
+ * database commit. An order redelivered after a crash between the two is not stored twice: its key (the
+ * sender's idempotencyKey, else the broker's duplicate id, else its message id) is already taken.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -27,7 +40,10 @@ import jakarta.jms.MessageListener;
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = Destinations.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "8")
 })
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class OrderQueueListener implements MessageListener {
+
+    private static final Logger LOG = Logger.getLogger(OrderQueueListener.class.getName());
 
     @Inject
     Scheduler scheduler;
@@ -57,18 +73,37 @@ public class OrderQueueListener implements MessageListener {
 
     private void dispatch(Message message) throws JMSException {
         String orderId = message.getStringProperty(Destinations.ORDER_ID);
-        if (orderId == null || orderId.isBlank()) {
+        List<String> orderIds;
+        if (orderId != null && !orderId.isBlank()) {
+            orderIds = List.of(orderId);
+        } else {
+            try {
+                orderIds = message instanceof TextMessage text ? Json.readBatch(text.getText(), String.class) : List.of();
+            } catch (JsonbException e) {
+                orderIds = List.of();
+            }
+        }
+        if (orderIds.isEmpty() || orderIds.stream().anyMatch(id -> id == null || id.isBlank())) {
             deadLetters.reject(message, Destinations.ORDERS, "dispatch message without " + Destinations.ORDER_ID);
             return;
         }
-        scheduler.dispatch(orderId);
+        scheduler.claim(orderIds);
     }
 
     private void submit(Message message) throws JMSException {
+        String orderId;
         try {
-            scheduler.dispatch(submission.accept(OrderMessages.read(message)));
+            orderId = submission.accept(OrderMessages.read(message));
         } catch (InvalidOrderException e) {
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
+            return;
+        }
+        try {
+            scheduler.claim(List.of(orderId));
+        } catch (RuntimeException e) {
+            // The order is safe in PostgreSQL; the stranded-order poller claims it.
+            LOG.log(Level.WARNING, "Order {0} stored but not claimed yet ({1}); the poller will claim it",
+                    new Object[] {orderId, e.toString()});
         }
     }
 }

@@ -3,27 +3,34 @@ package io.overseer.scheduler;
 import io.overseer.agent.AgentReply;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
-import io.overseer.platform.ShutdownGate;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.ShutdownGate;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
+import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
-import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Optional;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The Scheduler of the pattern: claims work exclusively from the state store, runs each workflow's
  * steps in order through their agents, and undoes the completed ones in reverse when a step fails for
- * good. Every method runs in the caller's transaction (a listener's delivery, or the poller's), under
- * the order's row lock, and stores the history of what it changed.
+ * good. Each method is one database transaction over a batch — claim a hundred orders, or apply a
+ * hundred replies — under the records' row locks; it stores the history of what it changed, and the
+ * agent requests it decides leave once that transaction has committed ({@link AgentGateway}).
  */
 @Stateless
 public class Scheduler {
@@ -31,6 +38,9 @@ public class Scheduler {
     private static final Logger LOG = Logger.getLogger(Scheduler.class.getName());
     /** How long a hint passed on by an instance shutting down waits in the broker. */
     private static final Duration HAND_ON_DELAY = Duration.ofSeconds(1);
+    /** Why an order was claimed, in its history: on its hint, or found by the stranded-order poller. */
+    public static final String CLAIMED = "claimed";
+    public static final String CLAIMED_STRANDED = "claimed: its dispatch hint was lost (stranded-order poller)";
 
     @Inject
     StateStore store;
@@ -50,55 +60,71 @@ public class Scheduler {
     DispatchQueue dispatchQueue;
 
     /**
-     * Claims the order if it waits for a scheduler; false if it is unknown, not due, or another instance
-     * has it. An instance shutting down claims nothing: it passes the hint on, a moment later, for
-     * another instance (or itself, restarted).
+     * Claims those of the given orders that wait for a scheduler and that no other transaction holds,
+     * and starts their next step. Returns how many it claimed. An instance shutting down claims nothing:
+     * it passes the hints on, a moment later, for another instance (or itself, restarted).
      */
-    public boolean dispatch(String orderId) {
-        if (!gate.isOpen()) {
-            dispatchQueue.announce(orderId, HAND_ON_DELAY);
-            return false;
-        }
-        Optional<OrderState> locked = store.lock(orderId);
-        if (locked.isEmpty()) {
-            LOG.log(Level.WARNING, "Dispatch for unknown order {0} ignored", orderId);
-            return false;
-        }
-        OrderState state = locked.get();
-        if (!state.isClaimable(clocks.now())) {
-            LOG.log(Level.FINE, "Order {0} is {1}; nothing to dispatch", new Object[] {orderId, state.processState()});
-            return false;
-        }
-        start(state, state.claim(instance.id(), clocks.now(), workflows.get(state.workflow()),
-                Actor.of(Actor.Kind.scheduler, instance.id())));
-        store.saveHistory(state);
-        return true;
+    public int claim(Collection<String> orderIds) {
+        return claim(orderIds, CLAIMED);
     }
 
-    /** Records an agent's answer, unless it answers an attempt that is no longer the current one. */
-    public void onReply(AgentReply reply) {
-        OrderState state = store.lock(reply.orderId()).orElse(null);
-        if (state == null || !state.isCurrent(reply.epoch(), reply.stepSeq())) {
-            LOG.log(Level.INFO, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
-                    new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()});
+    /** As {@link #claim(Collection)}, for orders found by the poller: their history says so. */
+    public int claimStranded(Collection<String> orderIds) {
+        return claim(orderIds, CLAIMED_STRANDED);
+    }
+
+    private int claim(Collection<String> orderIds, String reason) {
+        if (!gate.isOpen()) {
+            orderIds.forEach(id -> dispatchQueue.announce(id, HAND_ON_DELAY));
+            return 0;
+        }
+        return start(store.lockClaimable(orderIds, clocks.now()), reason);
+    }
+
+    private int start(List<OrderState> claimable, String reason) {
+        OffsetDateTime now = clocks.now();
+        Actor scheduler = Actor.of(Actor.Kind.scheduler, instance.id());
+        List<Attempt> attempts = new ArrayList<>(claimable.size());
+        for (OrderState state : claimable) {
+            attempts.add(state.claim(instance.id(), now, workflows.get(state.workflow()), scheduler, reason));
+            store.saveHistory(state);
+        }
+        request(attempts);
+        return attempts.size();
+    }
+
+    /**
+     * Records a batch of agents' answers in one transaction. A reply for an attempt that is no longer
+     * running changes nothing; a reply that names the running attempt without its token changes nothing
+     * either, raises a security alert, and is returned so that the caller dead-letters it.
+     */
+    public List<AgentReply> applyReplies(List<AgentReply> replies) {
+        Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
+                .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
+        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, clocks.now());
+        result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
+                new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()}));
+        result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",
+                "a reply for the running attempt (epoch " + reply.epoch() + ", step " + reply.stepSeq()
+                        + ") without its token was refused"));
+        result.moved().forEach(store::saveHistory);
+        result.handedBack().forEach(dispatchQueue::announce);
+        request(result.started());
+        result.moved().forEach(this::reportIfFinal);
+        return result.forged();
+    }
+
+    private void request(List<Attempt> attempts) {
+        if (attempts.isEmpty()) {
             return;
         }
-        WorkflowDefinition definition = workflows.get(state.workflow());
-        Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
-        Optional<Attempt> next = switch (reply.outcome()) {
-            case SUCCEEDED -> state.succeed(reply.epoch(), reply.stepSeq(), clocks.now(), definition, agent);
-            case FAILED -> state.fail(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(),
-                    clocks.now(), definition, agent);
-            case HANDED_BACK -> {
-                state.handBack(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), clocks.now(),
-                        agent);
-                dispatchQueue.announce(state.orderId());
-                yield Optional.empty();
-            }
-        };
-        next.ifPresent(attempt -> start(state, attempt));
-        store.saveHistory(state);
-        reportIfFinal(state);
+        Map<String, CustomerOrder> orders = store.orders(attempts.stream().map(Attempt::orderId).toList());
+        for (Attempt attempt : attempts) {
+            agents.request(attempt, orders.get(attempt.orderId()));
+            LOG.log(Level.FINE, "Order {0}: {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),
+                    attempt.compensation() ? "compensation" : "step", attempt.operation(), attempt.epoch(),
+                    attempt.completeBy()});
+        }
     }
 
     private void reportIfFinal(OrderState state) {
@@ -106,15 +132,7 @@ public class Scheduler {
             alerts.raise(state.orderId(), "needs-operator", state.lastError());
         }
         if (state.processState().isFinal()) {
-            LOG.log(Level.INFO, "Order {0} {1}", new Object[] {state.orderId(), state.processState()});
+            LOG.log(Level.FINE, "Order {0} {1}", new Object[] {state.orderId(), state.processState()});
         }
-    }
-
-    private void start(OrderState state, Attempt attempt) {
-        agents.request(attempt, store.order(state.orderId()).orElseThrow());
-        LOG.log(Level.INFO, "Order {0} {1} on {2}: {3} {4} (epoch {5}) to complete by {6}",
-                new Object[] {state.orderId(), state.processState(), state.lockedBy(),
-                        attempt.compensation() ? "compensation" : "step", attempt.operation(), attempt.epoch(),
-                        attempt.completeBy()});
     }
 }

@@ -16,15 +16,19 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Every instance polls for orders waiting for a scheduler that nobody claimed (their dispatch message
- * was lost, or dead-lettered). Each is claimed in its own transaction, so one order that cannot be
- * claimed never holds up the others. Non-persistent: a per-instance safety net, not a cluster-wide job.
+ * Every instance polls for orders waiting for a scheduler that nobody claimed (their dispatch hint was
+ * lost: a crash between a commit and its send, a broker outage, a full outgoing queue). It claims them a
+ * batch per transaction through the scheduler, which locks and re-checks each; if a batch fails, its
+ * orders are claimed one per transaction, so one order that cannot be claimed never holds up the others.
+ * Non-persistent: a per-instance safety net, not a cluster-wide job.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class StrandedOrderPoller {
 
     private static final Logger LOG = Logger.getLogger(StrandedOrderPoller.class.getName());
+    /** Batches per poll at most, so that one poll of a huge backlog does not run for ever. */
+    private static final int MAX_ROUNDS = 50;
 
     private final AtomicBoolean running = new AtomicBoolean();
 
@@ -44,11 +48,14 @@ public class StrandedOrderPoller {
             return;
         }
         try {
-            var now = clocks.now();
-            List<String> ids = store.stranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
             int claimed = 0;
-            for (String orderId : ids) {
-                claimed += claim(orderId) ? 1 : 0;
+            for (int round = 0; round < MAX_ROUNDS; round++) {
+                var now = clocks.now();
+                List<String> ids = store.stranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
+                claimed += claim(ids);
+                if (ids.size() < settings.pollBatch()) {
+                    break;
+                }
             }
             if (claimed > 0) {
                 LOG.log(Level.INFO, "Claimed {0} stranded orders", claimed);
@@ -60,12 +67,19 @@ public class StrandedOrderPoller {
         }
     }
 
-    private boolean claim(String orderId) {
+    private int claim(List<String> ids) {
         try {
-            return scheduler.dispatch(orderId);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not claim stranded order " + orderId + "; the next poll tries again", e);
-            return false;
+            return scheduler.claimStranded(ids);
+        } catch (RuntimeException batchFailure) {
+            int claimed = 0;
+            for (String orderId : ids) {
+                try {
+                    claimed += scheduler.claimStranded(List.of(orderId));
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "Could not claim stranded order " + orderId + "; the next poll tries again", e);
+                }
+            }
+            return claimed;
         }
     }
 }

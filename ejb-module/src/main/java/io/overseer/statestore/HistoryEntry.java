@@ -2,25 +2,42 @@ package io.overseer.statestore;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 
-/** One transition of a task or of one of its steps: when, who, from what to what, and why. Append-only. */
+/**
+ * One transition of a task or of one of its steps: when, who, from what to what, and why. Append-only.
+ * Keyed by (order, seq): no generated key, so a transition's rows go to PostgreSQL in one batch.
+ */
 @Entity
 @Table(name = "order_history")
+@IdClass(HistoryEntry.Key.class)
 public class HistoryEntry {
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    @Column(name = "id")
-    private Long id;
+    /** The primary key: the order and the entry's position in its history (a class, not a record: JPA sets its fields). */
+    public static class Key implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private String orderId;
+        private int seq;
 
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && seq == key.seq && java.util.Objects.equals(orderId, key.orderId);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(orderId, seq);
+        }
+    }
+
+    @Id
     @Column(name = "order_id", nullable = false, length = 36)
     private String orderId;
 
+    @Id
     @Column(name = "seq", nullable = false)
     private int seq;
 
@@ -59,10 +76,6 @@ public class HistoryEntry {
         this.fromState = from == null ? null : from.toString();
         this.toState = to.toString();
         this.reason = reason == null || reason.length() <= 1000 ? reason : reason.substring(0, 1000);
-    }
-
-    public Long id() {
-        return id;
     }
 
     public String orderId() {

@@ -114,11 +114,16 @@ public class OrderState {
 
     /** A scheduler instance takes the task exclusively and starts its next step, or next compensation. */
     public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        return claim(owner, now, definition, actor, "claimed");
+    }
+
+    /** As {@link #claim(String, OffsetDateTime, WorkflowDefinition, Actor)}, saying in the history why. */
+    public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor, String reason) {
         if (!isClaimable(now)) {
             throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy, "claim");
         }
         if (processState == ProcessState.Pending) {
-            moveTask(ProcessState.Processing, now, actor, "claimed");
+            moveTask(ProcessState.Processing, now, actor, reason);
             return startStep(owner, now, definition, actor);
         }
         return startCompensation(owner, now, definition, actor);
@@ -127,6 +132,14 @@ public class OrderState {
     /** Whether a reply naming this epoch and step answers the attempt now running. */
     public boolean isCurrent(long replyEpoch, int stepSeq) {
         return lockedBy != null && epoch == replyEpoch && lockedStep().map(s -> s.seq() == stepSeq).orElse(false);
+    }
+
+    /**
+     * Whether {@code token} is the running attempt's fencing token. A reply that names the current epoch
+     * and step with another token was not written by an agent that saw the request: it is forged.
+     */
+    public boolean holdsToken(String token) {
+        return lockedStep().map(step -> FenceToken.matches(step.fenceToken(), token)).orElse(false);
     }
 
     /** The running attempt succeeded. Returns the next attempt, started in place by the same owner, if any. */
@@ -363,8 +376,9 @@ public class OrderState {
         completeBy = deadline;
         notBefore = null;
         updatedAt = now;
-        step.lock(owner, deadline);
-        return new Attempt(orderId, epoch, step.seq(), step.name(), operation, compensation, deadline);
+        String token = FenceToken.next();
+        step.lock(owner, deadline, token);
+        return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline);
     }
 
     private StepState expire(OffsetDateTime now) {

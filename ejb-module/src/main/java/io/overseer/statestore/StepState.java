@@ -55,6 +55,10 @@ public class StepState {
     @Column(name = "updated_at", nullable = false)
     private OffsetDateTime updatedAt;
 
+    /** The running attempt's random fencing token; null when no attempt runs. */
+    @Column(name = "fence_token", length = 32)
+    private String fenceToken;
+
     protected StepState() {
         // for JPA
     }
@@ -81,15 +85,21 @@ public class StepState {
         throw new IllegalTransitionException(task.orderId(), name + " " + state, "move step to " + to);
     }
 
-    void lock(String owner, OffsetDateTime deadline) {
+    void lock(String owner, OffsetDateTime deadline, String token) {
         lockedBy = owner;
         completeBy = deadline;
+        fenceToken = token;
         attempts++;
     }
 
     void unlock() {
         lockedBy = null;
         completeBy = null;
+        fenceToken = null;
+    }
+
+    String fenceToken() {
+        return fenceToken;
     }
 
     int countFailure(boolean compensation) {

@@ -66,6 +66,8 @@ class OrderMessagesTest {
         assertEquals("_AMQ_DUPL_ID:d-1", OrderMessages.key(stub(TextMessage.class, Map.of("getObjectProperty:_AMQ_DUPL_ID", "d-1"))));
         assertEquals("_AMQ_DUPL_ID:0aff", OrderMessages.key(stub(TextMessage.class,
                 Map.of("getObjectProperty:_AMQ_DUPL_ID", new byte[] {0x0a, (byte) 0xff}))));
+        assertEquals("JMSMessageID:ID:7", OrderMessages.key(stub(TextMessage.class, Map.of("getJMSMessageID", "ID:7"))),
+                "neither: the message id, which a redelivery keeps");
         assertNull(OrderMessages.key(stub(TextMessage.class, Map.of())));
         assertThrows(InvalidOrderException.class, () -> OrderMessages.key(stub(TextMessage.class,
                 Map.of("getStringProperty:idempotencyKey", "x".repeat(201)))));

@@ -64,7 +64,11 @@ class OrderStateTest {
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
         assertEquals(T0.plus(LEASE), state.completeBy());
-        assertEquals(new Attempt("o-1", 1, 0, "reserve", "reserve", false, T0.plus(LEASE)), attempt);
+        assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE)), attempt);
+        assertEquals(32, attempt.token().length(), "128 random bits, hex");
+        assertTrue(state.holdsToken(attempt.token()));
+        assertFalse(state.holdsToken("0".repeat(32)), "a guessed token");
+        assertFalse(state.holdsToken(null));
         StepState first = state.steps().get(0);
         assertEquals(StepStatus.Running, first.state());
         assertEquals("node-a", first.lockedBy());

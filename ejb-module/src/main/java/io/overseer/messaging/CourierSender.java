@@ -1,0 +1,114 @@
+package io.overseer.messaging;
+
+import io.overseer.platform.Clocks;
+import io.overseer.platform.Json;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.jms.Destination;
+import jakarta.jms.InvalidDestinationRuntimeException;
+import jakarta.jms.JMSConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSProducer;
+import jakarta.jms.JMSRuntimeException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends one drain of the {@link Courier} in one broker transaction — a JTA transaction with no database
+ * in it, so it commits in one phase: one journal sync for the whole drain instead of one per message.
+ * Parcels that share a batch key become one message (up to {@code maxBatch} items each).
+ */
+@Stateless
+public class CourierSender {
+
+    private static final Logger LOG = Logger.getLogger(CourierSender.class.getName());
+
+    @Inject
+    @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
+    JMSContext jms;
+    @Inject
+    Clocks clocks;
+
+    /**
+     * Sends every parcel that has not expired; throws {@link BrokerUnavailableException} if the broker
+     * could not take them (nothing is sent then) — an application exception, so that the container does
+     * not log a stack trace for each retry of the courier during a broker outage.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void send(List<Parcel> parcels, int maxBatch) throws BrokerUnavailableException {
+        try {
+            sendAll(parcels, maxBatch);
+        } catch (JMSRuntimeException e) {
+            throw new BrokerUnavailableException(e);
+        }
+    }
+
+    private void sendAll(List<Parcel> parcels, int maxBatch) {
+        OffsetDateTime now = clocks.now();
+        Map<String, List<Parcel>> batches = new LinkedHashMap<>();
+        for (Parcel parcel : parcels) {
+            if (parcel.isExpired(now)) {
+                continue;
+            }
+            if (parcel.batchKey() == null) {
+                sendOne(parcel, parcel.item(), parcel.expiresAt(), now);
+            } else {
+                batches.computeIfAbsent(parcel.destination() + "|" + parcel.batchKey(), k -> new ArrayList<>()).add(parcel);
+            }
+        }
+        for (List<Parcel> batch : batches.values()) {
+            for (int from = 0; from < batch.size(); from += maxBatch) {
+                List<Parcel> part = batch.subList(from, Math.min(batch.size(), from + maxBatch));
+                sendOne(part.get(0), Map.of("batch", part.stream().map(Parcel::item).toList()), latestExpiry(part), now);
+            }
+        }
+    }
+
+    /** The batch message lives as long as its longest-lived item; null (never expires) if any never does. */
+    private static OffsetDateTime latestExpiry(List<Parcel> part) {
+        OffsetDateTime latest = null;
+        for (Parcel parcel : part) {
+            if (parcel.expiresAt() == null) {
+                return null;
+            }
+            latest = latest == null || parcel.expiresAt().isAfter(latest) ? parcel.expiresAt() : latest;
+        }
+        return latest;
+    }
+
+    private void sendOne(Parcel parcel, Object body, OffsetDateTime expiresAt, OffsetDateTime now) {
+        Destination destination;
+        try {
+            destination = parcel.topic() ? jms.createTopic(parcel.destination()) : jms.createQueue(parcel.destination());
+        } catch (JMSRuntimeException e) {
+            // Only a client's reply destination can be missing (its connection went away): nobody is left to read.
+            LOG.log(Level.WARNING, "Destination {0} is not available ({1}); a message to it was dropped",
+                    new Object[] {parcel.destination(), e.getMessage()});
+            return;
+        }
+        JMSProducer producer = jms.createProducer();
+        parcel.properties().forEach(producer::setProperty);
+        if (parcel.correlationId() != null) {
+            producer.setJMSCorrelationID(parcel.correlationId());
+        }
+        if (!parcel.delay().isZero()) {
+            producer.setDeliveryDelay(parcel.delay().toMillis());
+        }
+        if (expiresAt != null) {
+            producer.setTimeToLive(Math.max(1, Duration.between(now, expiresAt).toMillis()));
+        }
+        try {
+            producer.send(destination, body instanceof String text ? text : Json.write(body));
+        } catch (InvalidDestinationRuntimeException e) {
+            LOG.log(Level.WARNING, "Destination {0} no longer exists; a message to it was dropped", parcel.destination());
+        }
+    }
+}
