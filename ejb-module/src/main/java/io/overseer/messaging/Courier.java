@@ -87,9 +87,13 @@ public class Courier {
      * caller has no transaction.
      */
     public void send(Parcel parcel) {
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+        int status = transactions.getTransactionStatus();
+        if (status == Status.STATUS_NO_TRANSACTION) {
             offer(List.of(parcel));
             return;
+        }
+        if (status != Status.STATUS_ACTIVE) {
+            return; // marked for rollback (or ending): what it decided will not happen
         }
         @SuppressWarnings("unchecked")
         List<Parcel> pending = (List<Parcel>) transactions.getResource(PENDING);

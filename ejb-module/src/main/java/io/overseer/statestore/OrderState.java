@@ -79,6 +79,7 @@ public class OrderState {
         // for JPA
     }
 
+
     /** The record as the submission creates it: Pending, not locked, no failures, every step NotStarted. */
     public static OrderState pending(String orderId, String workflow, List<String> stepNames, OffsetDateTime now,
                                      Actor actor) {
@@ -284,7 +285,7 @@ public class OrderState {
         }
         OffsetDateTime abandonedUntil = lockedBy == null ? null : completeBy;
         // A step reset after expired attempts may have been applied by one of them: undo it too.
-        steps.stream().filter(s -> s.state() == StepStatus.NotStarted && s.attempts() > 0).forEach(s ->
+        inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted && s.attempts() > 0).forEach(s ->
                 moveStep(s, StepStatus.TimedOut, now, operator, "earlier attempts expired; outcome unknown",
                         StepStatus.NotStarted));
         lockedStep().ifPresent(step -> {
@@ -336,7 +337,7 @@ public class OrderState {
     }
 
     private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
-        StepState step = steps.stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
+        StepState step = inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
         StepDefinition spec = definition.step(step.name());
         moveStep(step, StepStatus.Running, now, actor, "started", StepStatus.NotStarted);
@@ -355,6 +356,7 @@ public class OrderState {
 
     /** An unfinished compensation first, then the newest step that needs undoing and can be undone. */
     private Optional<StepState> nextToCompensate(WorkflowDefinition definition) {
+        List<StepState> steps = inOrder();
         for (int i = steps.size() - 1; i >= 0; i--) {
             if (steps.get(i).state() == StepStatus.Compensating) {
                 return Optional.of(steps.get(i));
@@ -411,6 +413,16 @@ public class OrderState {
                     transition + " for epoch " + replyEpoch + ", step " + stepSeq);
         }
         return lockedStep().orElseThrow();
+    }
+
+    /**
+     * The steps in workflow order, however they were read: a batch read joins them in, where @OrderBy is
+     * not promised, and the state machine walks them by position.
+     */
+    private List<StepState> inOrder() {
+        List<StepState> ordered = new ArrayList<>(steps);
+        ordered.sort(java.util.Comparator.comparingInt(StepState::seq));
+        return ordered;
     }
 
     private Optional<StepState> lockedStep() {
@@ -475,6 +487,6 @@ public class OrderState {
     }
 
     public List<StepState> steps() {
-        return List.copyOf(steps);
+        return inOrder();
     }
 }

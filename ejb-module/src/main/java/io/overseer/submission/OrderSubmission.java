@@ -102,7 +102,7 @@ public class OrderSubmission {
         if (!taken.get().fingerprint().equals(key.fingerprint())) {
             throw new SubmissionKeyConflictException("The key was already used for a different request");
         }
-        LOG.log(Level.INFO, "Order {0} replayed for a repeated submission key", taken.get().orderId());
+        LOG.log(Level.FINE, "Order {0} replayed for a repeated submission key", taken.get().orderId());
         return Optional.of(new Submitted(taken.get().orderId(), true));
     }
 
@@ -192,7 +192,7 @@ public class OrderSubmission {
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
         store.create(new CustomerOrder(orderId, request.customerId(), lines, now), state);
-        LOG.log(Level.INFO, "Order {0} Pending for customer {1} ({2})",
+        LOG.log(Level.FINE, "Order {0} Pending for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name()});
     }
 
