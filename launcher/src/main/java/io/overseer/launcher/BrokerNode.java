@@ -61,7 +61,30 @@ public final class BrokerNode implements Node {
     public void start() throws IOException {
         long t0 = System.nanoTime();
         long logStart = LogTail.size(logFile);
-        ManagedProcess p = launch();
+        awaitActive(launch(), t0, logStart);
+    }
+
+    /**
+     * Runs the existing instance again as it is, after a crash, as a service manager would
+     * ({@code bin/artemis run} in the instance folder): nothing is created or rewritten, the journal is
+     * the one the dead broker left. Waits until the broker is active again.
+     */
+    public void restart() throws IOException {
+        long t0 = System.nanoTime();
+        long logStart = LogTail.size(logFile);
+        ManagedProcess p;
+        synchronized (this) {
+            if (process != null && process.isAlive()) {
+                throw new IllegalStateException("Artemis is still running (pid " + process.pid() + ")");
+            }
+            p = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
+                    instanceDir, logFile, javaHome());
+            process = p;
+        }
+        awaitActive(p, t0, logStart);
+    }
+
+    private void awaitActive(ManagedProcess p, long t0, long logStart) {
         // The acceptor opens just before "AMQ221007: Server is now active"; wait for both.
         Wait.until("Artemis", Duration.ofSeconds(90),
                 () -> Wait.portOpen("127.0.0.1", port) && LogTail.since(logFile, logStart).contains("AMQ221007"),
