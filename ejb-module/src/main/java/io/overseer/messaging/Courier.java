@@ -6,6 +6,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
@@ -53,6 +54,8 @@ public class Courier {
     ManagedThreadFactory threads;
     @Inject
     CourierSender sender;
+    @Inject
+    Event<Delivered> delivered;
     @Inject
     Clocks clocks;
     @Inject
@@ -166,6 +169,7 @@ public class Courier {
             try {
                 sender.send(drain, maxBatch);
                 sent.addAndGet(drain.size());
+                announceReceipts(drain);
                 if (failures > 0) {
                     LOG.log(Level.WARNING, "Broker reachable again after {0} failed sends; outgoing messages flow",
                             failures);
@@ -189,6 +193,19 @@ public class Courier {
                 Thread.sleep(wait);
                 wait = Math.min(RETRY_CAP_MS, wait * 2);
             }
+        }
+    }
+
+    private void announceReceipts(List<Parcel> drain) {
+        List<String> receipts = drain.stream().map(Parcel::receipt).filter(java.util.Objects::nonNull).toList();
+        if (receipts.isEmpty()) {
+            return;
+        }
+        try {
+            delivered.fire(new Delivered(receipts));
+        } catch (RuntimeException e) {
+            // The durable copies stay and are sent again: at least once, not lost.
+            LOG.log(Level.WARNING, "Could not confirm {0} delivered messages: {1}", new Object[] {receipts.size(), e});
         }
     }
 

@@ -16,9 +16,10 @@ import java.util.Map;
  * @param properties  message properties; parcels of one batch must carry the same ones
  * @param delay       delivery delay (the broker holds the message until then)
  * @param expiresAt   after this, the message is useless: not sent, and expires in the broker; null: never
+ * @param receipt     if not null, announced in a {@link Delivered} event once the broker has the message
  */
 public record Parcel(String destination, boolean topic, String batchKey, Object item, Map<String, Object> properties,
-                     String correlationId, Duration delay, OffsetDateTime expiresAt) {
+                     String correlationId, Duration delay, OffsetDateTime expiresAt, String receipt) {
 
     public Parcel {
         properties = Map.copyOf(properties);
@@ -28,13 +29,18 @@ public record Parcel(String destination, boolean topic, String batchKey, Object 
     /** A parcel that may share a message with others of the same key. */
     public static Parcel batched(String queue, String batchKey, Object item, Map<String, Object> properties,
                                  OffsetDateTime expiresAt) {
-        return new Parcel(queue, false, batchKey, item, properties, null, Duration.ZERO, expiresAt);
+        return new Parcel(queue, false, batchKey, item, properties, null, Duration.ZERO, expiresAt, null);
     }
 
     /** A parcel that leaves as a message of its own. */
     public static Parcel single(String destination, boolean topic, Object item, Map<String, Object> properties,
                                 String correlationId, Duration delay) {
-        return new Parcel(destination, topic, null, item, properties, correlationId, delay, null);
+        return new Parcel(destination, topic, null, item, properties, correlationId, delay, null, null);
+    }
+
+    /** This parcel, announced with {@code receipt} once the broker has it (see {@link Delivered}). */
+    public Parcel withReceipt(String receipt) {
+        return new Parcel(destination, topic, batchKey, item, properties, correlationId, delay, expiresAt, receipt);
     }
 
     public boolean isExpired(OffsetDateTime now) {

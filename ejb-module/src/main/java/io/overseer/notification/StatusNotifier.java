@@ -2,7 +2,6 @@ package io.overseer.notification;
 
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
-import io.overseer.messaging.Parcel;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import io.overseer.statestore.HistoryEntry;
@@ -13,7 +12,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -22,14 +20,15 @@ import java.util.logging.Logger;
  * message per {@link StatusEvent}, with {@code JMSCorrelationID} = the submitter's correlation id.
  *
  * <p>It observes every stored batch of transitions ({@link OrderTransitions}) inside the transaction that
- * stores them, and hands the notifications to the {@link Courier}: they leave once that transaction
- * commits — never for a transition that rolled back — in the order the transitions were made.
+ * stores them and writes each notification into the outbox ({@link PendingNotification}) in that same
+ * transaction: a notification exists exactly when its transition committed. It then leaves through the
+ * {@link Courier} once the transaction commits, in the order the transitions were made, and its row is
+ * deleted when the broker has it ({@link NotificationRelay}); a row left behind by a crash or a long
+ * broker outage is sent again by the relay — at least once, never for a transition that rolled back.
  *
  * <p>Failure policy: a temporary reply queue whose client has gone away is not an error of the order —
  * the notification is dropped with a warning (auto-creation is off outside
- * {@value Destinations#REPLY_PREFIX}*). A crash between the commit and the send loses the notifications
- * of that moment: they are hints to a watcher, who can read the order's history (or its event stream)
- * for the truth.
+ * {@value Destinations#REPLY_PREFIX}*).
  */
 @ApplicationScoped
 public class StatusNotifier {
@@ -75,9 +74,10 @@ public class StatusNotifier {
 
     private void send(ReplyAddress address, StatusNotification notification) {
         ReplyTo replyTo = address.replyTo();
-        courier.send(Parcel.single(replyTo.name(), replyTo.kind().isTopic(), Json.write(notification),
-                Map.of(Destinations.ORDER_ID, notification.orderId(), Destinations.EVENT, notification.event()),
-                address.correlationId(), null));
+        PendingNotification pending = new PendingNotification(notification.orderId(), replyTo, address.correlationId(),
+                notification.event(), Json.write(notification), clocks.now());
+        em.persist(pending); // the id comes from the sequence now; the row is inserted at the flush
+        courier.send(pending.parcel());
         LOG.log(Level.FINE, "Order {0}: {1} for {2}", new Object[] {notification.orderId(), notification.event(), replyTo});
     }
 }

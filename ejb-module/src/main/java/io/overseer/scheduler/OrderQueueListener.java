@@ -44,6 +44,9 @@ import java.util.logging.Logger;
 public class OrderQueueListener implements MessageListener {
 
     private static final Logger LOG = Logger.getLogger(OrderQueueListener.class.getName());
+    /** More ids than the application ever batches: the claim's statement would grow without bound. */
+    private static final int MAX_HINTS = 1000;
+    private static final int MAX_ORDER_ID = 36;
 
     @Inject
     Scheduler scheduler;
@@ -85,6 +88,11 @@ public class OrderQueueListener implements MessageListener {
         }
         if (orderIds.isEmpty() || orderIds.stream().anyMatch(id -> id == null || id.isBlank())) {
             deadLetters.reject(message, Destinations.ORDERS, "dispatch message without " + Destinations.ORDER_ID);
+            return;
+        }
+        if (orderIds.size() > MAX_HINTS || orderIds.stream().anyMatch(id -> id.length() > MAX_ORDER_ID)) {
+            deadLetters.reject(message, Destinations.ORDERS, "dispatch message with more than " + MAX_HINTS
+                    + " order ids, or an id longer than " + MAX_ORDER_ID + " characters");
             return;
         }
         scheduler.claim(orderIds);

@@ -2,7 +2,7 @@ package io.overseer.submission;
 
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
-import io.overseer.supervisor.JobLease;
+import io.overseer.platform.JobLease;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.EJB;

@@ -2,6 +2,7 @@ package io.overseer.supervisor;
 
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.JobLease;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;

@@ -38,6 +38,52 @@ class JmsNotificationsIT extends DeployedWarIT {
         assertEquals(List.of("charge-payment", "reserve-inventory"),
                 notifications.subList(4, 6).stream().map(n -> n.body().path("step").asText()).toList());
         assertEquals("Compensated", api.get(notifications.get(0).orderId()).get("processState").asText());
+        io.overseer.support.Poll.until("the outbox emptied once the broker had every notification", WAIT,
+                () -> outboxRows(notifications.get(0).orderId()) == 0);
+    }
+
+    /**
+     * A notification whose transition committed but whose send was lost (a crash right after the commit)
+     * stays in the outbox and is sent by the relay, then forgotten. The row is written here as a crash
+     * would leave it: committed, attempted long ago, never confirmed.
+     */
+    @Test
+    void aNotificationLeftInTheOutboxIsSentAgainThenForgotten() throws Exception {
+        String replyQueue = "overseer.reply.outbox-" + UUID.randomUUID();
+        String orderId = "crashed-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
+            JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
+            try (var db = TestStack.db(); var insert = db.prepareStatement("INSERT INTO notification_outbox"
+                    + " (id, order_id, destination, topic, correlation_id, event, body, created_at, attempted_at)"
+                    + " VALUES (nextval('notification_outbox_seq'), ?, ?, FALSE, 'corr-crashed', 'processed', ?,"
+                    + " now() - interval '5 minutes', now() - interval '5 minutes')")) {
+                insert.setString(1, orderId);
+                insert.setString(2, replyQueue);
+                insert.setString(3, "{\"orderId\":\"" + orderId + "\",\"event\":\"processed\"}");
+                insert.executeUpdate();
+            }
+
+            TextMessage message = (TextMessage) consumer.receive(WAIT.toMillis());
+
+            assertTrue(message != null, "the relay sent the notification the crash left behind");
+            assertEquals("corr-crashed", message.getJMSCorrelationID());
+            assertEquals(orderId, message.getStringProperty("orderId"));
+            assertTrue(message.getText().contains("processed"), message.getText());
+        }
+        io.overseer.support.Poll.until("the delivered row forgotten", WAIT, () -> outboxRows(orderId) == 0);
+    }
+
+    private static int outboxRows(String orderId) {
+        try (var db = TestStack.db();
+             var count = db.prepareStatement("SELECT count(*) FROM notification_outbox WHERE order_id = ?")) {
+            count.setString(1, orderId);
+            try (var rows = count.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

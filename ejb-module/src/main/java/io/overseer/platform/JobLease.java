@@ -1,4 +1,4 @@
-package io.overseer.supervisor;
+package io.overseer.platform;
 
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
