@@ -66,7 +66,9 @@ final class EffectLedger implements Closeable {
                 EffectRecord effect = new EffectRecord(UUID.randomUUID().toString(), orderId, operation,
                         idempotencyKey, Instant.now());
                 long sequence = journal.append(effect);
-                journal.force();
+                // Still holding the key's lock: a repeat of this key must wait until the effect is
+                // durable and indexed, so it is never answered from a line that could still be lost.
+                journal.awaitDurable(sequence);
                 index(sequence, effect, true);
                 return new ApplyResult(effect, false);
             }
@@ -86,6 +88,11 @@ final class EffectLedger implements Closeable {
         synchronized (countsLock) {
             return new LedgerCounts(applied, appliedTwice, Collections.unmodifiableMap(new TreeMap<>(byOperation)));
         }
+    }
+
+    /** Forces of the journal so far (group commit shares them between concurrent applies). */
+    long journalForces() {
+        return journal.forces();
     }
 
     void clear() throws IOException {
