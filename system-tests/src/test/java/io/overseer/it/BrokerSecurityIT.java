@@ -45,6 +45,25 @@ class BrokerSecurityIT {
     }
 
     @Test
+    void anOperatorMayNeitherReadNorFeedTheAgents() {
+        for (String internal : new String[] {"agent.requests", "agent.replies"}) {
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+                assertThrows(JMSRuntimeException.class,
+                        () -> jms.createProducer().send(jms.createQueue(internal), "{\"orderId\":\"forged\"}"), internal);
+            }
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+                assertThrows(JMSRuntimeException.class, () -> jms.createConsumer(jms.createQueue(internal)).receiveNoWait(),
+                        internal);
+            }
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+                // A browser is created lazily: the broker refuses when it is first read (a checked exception).
+                assertThrows(jakarta.jms.JMSSecurityException.class,
+                        () -> jms.createBrowser(jms.createQueue(internal)).getEnumeration().hasMoreElements(), internal);
+            }
+        }
+    }
+
+    @Test
     void aViewerMayNotSubmit() {
         try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             assertThrows(JMSRuntimeException.class, () -> jms.createProducer().send(jms.createQueue("orders"), "{}"));

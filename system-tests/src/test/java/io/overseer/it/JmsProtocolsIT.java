@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,6 +58,21 @@ class JmsProtocolsIT extends DeployedWarIT {
                 notifications.subList(1, 4).stream().map(n -> n.body().path("step").asText()).toList());
         assertEquals("Processed", notifications.get(4).body().path("processState").asText());
         assertEquals("Processed", api.get(orderId).get("processState").asText());
+        assertClaimedOnArrival(orderId);
+    }
+
+    /**
+     * The order was claimed by the scheduler that stored it, not found later by the stranded-order poller
+     * (every JMS order once waited 10-15 s for it: the claim did not see the row just stored).
+     */
+    private void assertClaimedOnArrival(String orderId) {
+        JsonNode claim = null;
+        for (JsonNode entry : api.history(orderId)) {
+            if (entry.path("step").isNull() && "Processing".equals(entry.path("to").asText()) && claim == null) {
+                claim = entry;
+            }
+        }
+        assertEquals("claimed", claim == null ? null : claim.path("reason").asText(), "history: " + api.history(orderId));
     }
 
     /** STOMP's own reply-to header, and the overseerReplyTo property (for clients that cannot set reply-to). */

@@ -41,7 +41,8 @@ public final class TestStack implements LauncherSessionListener {
     public static final int MAX_RETRIES = 3;
     /**
      * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
-     * a single step that stops in Error when it gives up, a two-step "express" order, and "screened",
+     * a single step that stops in Error when it gives up, a two-step "express" order, "slow-ship" (its
+     * shipping attempt may take a minute: long enough to forge replies while it runs), and "screened",
      * whose first operation a coded agent performs in the deployments that add one (AgentSpiIT) and the
      * simulator's catch-all agent in the others.
      */
@@ -51,6 +52,9 @@ public final class TestStack implements LauncherSessionListener {
               {"name": "express", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
                 {"name": "arrange-shipping", "compensation": "cancel-shipment"}]},
+              {"name": "slow-ship", "steps": [
+                {"name": "reserve-inventory", "compensation": "release-inventory"},
+                {"name": "arrange-shipping", "compensation": "cancel-shipment", "completeBy": "PT60S"}]},
               {"name": "screened", "steps": [
                 {"name": "screen-order", "onExhausted": "error"},
                 {"name": "charge-payment", "compensation": "refund-payment"}]}
@@ -82,6 +86,8 @@ public final class TestStack implements LauncherSessionListener {
     public static final BrokerUser OTHER_BROKER_SUBMITTER = BrokerUser.generated("other-app", BrokerUser.SUBMITTER);
     public static final BrokerUser BROKER_VIEWER = BrokerUser.generated("watcher", BrokerUser.VIEWER);
     public static final BrokerUser BROKER_OPERATOR = BrokerUser.generated("broker-ops", BrokerUser.OPERATOR);
+    /** The application's own broker user (the servers connect as it): the only one that may feed the agents. */
+    public static final BrokerUser BROKER_APPLICATION = BrokerUser.generated("overseer-app", BrokerUser.APPLICATION);
 
     private static PostgresNode postgres;
     private static BrokerNode broker;
@@ -116,7 +122,7 @@ public final class TestStack implements LauncherSessionListener {
         postgres = new PostgresNode(workDir.resolve("postgres"), freePort(), logs.resolve("postgres.log"));
         postgres.start();
         broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"),
-                List.of(BrokerUser.generated("overseer-app", BrokerUser.APPLICATION), BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER,
+                List.of(BROKER_APPLICATION, BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER,
                         BROKER_OPERATOR));
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
