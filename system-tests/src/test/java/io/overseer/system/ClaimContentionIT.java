@@ -60,6 +60,7 @@ class ClaimContentionIT {
 
     private AppServerNode first;
     private AppServerNode second;
+    private String prefix;
 
     @AfterEach
     void stopServers() {
@@ -69,11 +70,12 @@ class ClaimContentionIT {
         if (second != null) {
             second.stop();
         }
+        LeftoverOrders.park(prefix, "ClaimContentionIT");
     }
 
     @Test
     void twoInstancesClaimEveryOrderExactlyOnce() throws Exception {
-        String prefix = "c-claim-" + Long.toHexString(System.nanoTime()) + "-";
+        prefix = "c-claim-" + Long.toHexString(System.nanoTime()) + "-";
         SimulatorApi simulator = TestStack.simulator();
         simulator.clearFaults();
         first = SystemServers.payaraMicro("claim-first", properties(FIRST_ID));
