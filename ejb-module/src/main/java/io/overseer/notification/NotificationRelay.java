@@ -46,7 +46,7 @@ public class NotificationRelay {
     @Inject
     Clocks clocks;
 
-    void onDelivered(@Observes Delivered delivered) {
+    public void onDelivered(@Observes Delivered delivered) {
         List<Long> ids = delivered.receipts().stream()
                 .filter(receipt -> receipt.startsWith(PendingNotification.RECEIPT_PREFIX))
                 .map(receipt -> Long.valueOf(receipt.substring(PendingNotification.RECEIPT_PREFIX.length())))
