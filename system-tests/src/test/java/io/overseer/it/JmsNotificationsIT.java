@@ -50,7 +50,7 @@ class JmsNotificationsIT extends DeployedWarIT {
     @Test
     void aNotificationLeftInTheOutboxIsSentAgainThenForgotten() throws Exception {
         String replyQueue = "overseer.reply.outbox-" + UUID.randomUUID();
-        String orderId = "crashed-" + UUID.randomUUID();
+        String orderId = UUID.randomUUID().toString(); // an order id is 36 characters
         try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
             try (var db = TestStack.db(); var insert = db.prepareStatement("INSERT INTO notification_outbox"
