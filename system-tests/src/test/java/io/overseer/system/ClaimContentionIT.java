@@ -142,7 +142,7 @@ class ClaimContentionIT {
 
         Map<String, Long> states = states(prefix);
         Map<Long, Long> claimsPerOrder = new TreeMap<>();
-        query("SELECT claims, count(*) FROM (SELECT o.order_id, count(h.id) AS claims FROM customer_order o"
+        query("SELECT claims, count(*) FROM (SELECT o.order_id, count(h.seq) AS claims FROM customer_order o"
                         + " LEFT JOIN order_history h ON h.order_id = o.order_id AND h.step_name IS NULL"
                         + " AND h.from_state = 'Pending' AND h.to_state = 'Processing'"
                         + " WHERE o.customer_id LIKE ? GROUP BY o.order_id) per_order GROUP BY claims", prefix + "%",
