@@ -74,6 +74,12 @@ public class Courier {
     private volatile boolean running = true;
     private Thread worker;
     private final AtomicLong dropped = new AtomicLong();
+    /** Since when the broker has been refusing sends (nanoTime), or 0 while sends go through. */
+    private volatile long failingSince;
+    /** Since when the send under way has been waiting for the broker (nanoTime), or 0 if none is. */
+    private volatile long sendingSince;
+    /** A send that takes longer than this is a broker that does not answer (frozen, or a half-open link). */
+    private static final long SLOW_SEND_NANOS = TimeUnit.SECONDS.toNanos(2);
     private final AtomicLong sent = new AtomicLong();
 
     @PostConstruct
@@ -161,14 +167,34 @@ public class Courier {
         }
     }
 
-    /** Retries until the broker takes the drain; parcels that expire meanwhile are left out. */
+    /**
+     * Whether the broker is refusing this instance's sends right now. While it does, nothing the
+     * application decides can reach an agent: the supervisor then holds off, so that a broker outage
+     * does not spend the retries of attempts whose requests could not even be sent.
+     */
+    public boolean isStalled() {
+        long sending = sendingSince;
+        return failingSince != 0 || (sending != 0 && System.nanoTime() - sending > SLOW_SEND_NANOS);
+    }
+
+    /**
+     * Retries until the broker takes the drain; parcels that expire meanwhile are left out. A failure
+     * that is not the broker's (a bug: a body that cannot be written) drops the drain instead of blocking
+     * every later message: the poller and the supervisor recover what it would have started.
+     */
     private void deliver(List<Parcel> drain) throws InterruptedException {
         long wait = RETRY_INITIAL_MS;
         int failures = 0;
         while (true) {
             try {
-                sender.send(drain, maxBatch);
+                sendingSince = System.nanoTime();
+                try {
+                    sender.send(drain, maxBatch);
+                } finally {
+                    sendingSince = 0;
+                }
                 sent.addAndGet(drain.size());
+                failingSince = 0;
                 announceReceipts(drain);
                 if (failures > 0) {
                     LOG.log(Level.WARNING, "Broker reachable again after {0} failed sends; outgoing messages flow",
@@ -176,6 +202,13 @@ public class Courier {
                 }
                 return;
             } catch (BrokerUnavailableException | RuntimeException e) {
+                if (isBug(e)) {
+                    LOG.log(Level.SEVERE, "Dropped " + drain.size() + " outgoing messages that could not be written", e);
+                    return;
+                }
+                if (failingSince == 0) {
+                    failingSince = System.nanoTime();
+                }
                 if (failures++ == 0) {
                     LOG.log(Level.WARNING, "Could not send " + drain.size() + " outgoing messages; retrying every "
                             + RETRY_CAP_MS + " ms at most until the broker takes them: " + e);
@@ -194,6 +227,17 @@ public class Courier {
                 wait = Math.min(RETRY_CAP_MS, wait * 2);
             }
         }
+    }
+
+    /** A failure no retry can cure: the messages themselves are wrong, not the broker's state. */
+    private static boolean isBug(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof jakarta.json.bind.JsonbException || cause instanceof ClassCastException
+                    || cause instanceof NullPointerException || cause instanceof IllegalArgumentException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void announceReceipts(List<Parcel> drain) {

@@ -1,5 +1,6 @@
 package io.overseer.supervisor;
 
+import io.overseer.messaging.Courier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
@@ -33,6 +34,7 @@ public class Supervisor {
     static final String LEASE = "supervisor";
 
     private final AtomicBoolean sweeping = new AtomicBoolean();
+    private volatile boolean holdingOff;
 
     @EJB
     JobLease lease;
@@ -40,6 +42,8 @@ public class Supervisor {
     ExpiredStepRecovery recovery;
     @Inject
     StateStore store;
+    @Inject
+    Courier courier;
     @Inject
     SupervisorSettings settings;
     @Inject
@@ -54,6 +58,16 @@ public class Supervisor {
             return;
         }
         try {
+            if (courier.isStalled()) {
+                // The broker refuses this instance's sends: a retry could not reach an agent, and every
+                // attempt expiring meanwhile would spend one of its step's retries on the outage.
+                if (!holdingOff) {
+                    LOG.warning("Supervisor holds off while the broker is unreachable");
+                    holdingOff = true;
+                }
+                return;
+            }
+            holdingOff = false;
             if (lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease())) {
                 recoverExpired();
             }
