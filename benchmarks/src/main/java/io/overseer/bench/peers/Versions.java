@@ -7,12 +7,12 @@ import java.util.Properties;
  * The version of a library as its jar says, so results name what actually ran: Maven's pom.properties,
  * else the manifest's Implementation-Version of a class from it (Gradle-built jars such as JobRunr's).
  */
-final class Versions {
+public final class Versions {
 
     private Versions() {
     }
 
-    static String of(String groupId, String artifactId, Class<?> classInJar) {
+    public static String of(String groupId, String artifactId, Class<?> classInJar) {
         String path = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
         try (InputStream in = Versions.class.getClassLoader().getResourceAsStream(path)) {
             if (in != null) {
