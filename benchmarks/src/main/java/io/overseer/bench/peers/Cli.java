@@ -46,7 +46,7 @@ public final class Cli {
     }
 
     /** Arguments that take no value. */
-    private static final Set<String> FLAGS = Set.of("reset");
+    private static final Set<String> FLAGS = Set.of("reset", "keep", "in-place");
 
     public String required(String key) {
         String v = values.get(key);
