@@ -30,7 +30,8 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
  * </pre>
  * The queue must exist (the project's broker.xml auto-creates nothing) and the user must be allowed to
  * send to, consume from and browse it. It must be EMPTY: the program refuses to start otherwise, because
- * draining would take someone else's messages. On the project's broker the application's user may
+ * draining would take someone else's messages (only messages an interrupted earlier run left, which
+ * carry its run property, are removed first). On the project's broker the application's user may
  * use only {@code agent.#}: run this before the application starts (e.g. on agent.requests), or on a
  * broker whose broker.xml declares a bench queue. Never while the application consumes the queue.
  */
@@ -64,6 +65,7 @@ public final class ArtemisCeiling {
             Queue queue;
             try (Session s = connection.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
                 queue = s.createQueue(queueName);
+                removeLeftovers(connection, queue);
                 requireEmpty(s, queue);
             }
             String version = Versions.of("org.apache.artemis", "artemis-jakarta-client", ActiveMQConnectionFactory.class);
@@ -151,6 +153,26 @@ public final class ArtemisCeiling {
                 }
             }
             session.commit();
+        }
+    }
+
+    /**
+     * Consumes what an earlier, interrupted run of this program left behind (messages carrying the run
+     * property, whatever the run): a selector takes only those, never anyone else's.
+     */
+    private static void removeLeftovers(Connection connection, Queue queue) throws JMSException {
+        int removed = 0;
+        try (Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
+             MessageConsumer consumer = session.createConsumer(queue, RUN_PROPERTY + " IS NOT NULL")) {
+            while (consumer.receive(1_000) != null) {
+                if (++removed % BATCH == 0) {
+                    session.commit();
+                }
+            }
+            session.commit();
+        }
+        if (removed > 0) {
+            Cli.log("ArtemisCeiling: removed " + removed + " messages an earlier run left on " + queue.getQueueName());
         }
     }
 
