@@ -54,7 +54,8 @@ final class Db {
         try (Connection c = DriverManager.getConnection(postgresUrl, SUPERUSER, ""); Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + PEERS_DB);
             s.execute("DROP ROLE IF EXISTS " + PEERS_USER);
-            s.execute("CREATE ROLE " + PEERS_USER + " LOGIN PASSWORD '" + PEERS_PASSWORD + "'");
+            // Superuser so that PgbenchCeiling may CHECKPOINT before each client count; a throwaway, loopback-only cluster.
+            s.execute("CREATE ROLE " + PEERS_USER + " LOGIN SUPERUSER PASSWORD '" + PEERS_PASSWORD + "'");
             s.execute("CREATE DATABASE " + PEERS_DB + " OWNER " + PEERS_USER);
         }
     }

@@ -63,8 +63,10 @@ final class Peers {
                 Integer.toString(o.brokerPort()), "--user", brokerUser, "--password", brokerPassword,
                 "--queue", BenchStack.CEILING_QUEUE_NAME, "--messages", o.quick() ? "2000" : "20000",
                 "--warmup", o.quick() ? "500" : "2000"), 10));
+        // ScaleProbe copies the application's tables into a scratch schema of the application's database.
+        List<String> app = List.of("--jdbc", stack.jdbcUrl(), "--user", BenchStack.DB, "--password", BenchStack.DB);
         for (int finished : o.scaleFinished()) {
-            jobs.add(new Job("ScaleProbe " + finished, SCALE, concat(db, "--finished", finished), 30));
+            jobs.add(new Job("ScaleProbe " + finished, SCALE, concat(app, "--finished", finished), 40));
         }
         return jobs;
     }

@@ -109,14 +109,15 @@ final class Report {
         List<Integer> sizes = run.options.scaleFinished();
         for (Map.Entry<String, JsonNode> e : run.peers.results.entrySet()) {
             String name = e.getKey();
-            if (!name.startsWith("scale.") || !name.endsWith("." + sizes.get(1))) {
+            String bigSuffix = ".f" + sizes.get(1);
+            if (!name.startsWith("scale.") || name.startsWith("scale.load.") || !name.endsWith(bigSuffix)) {
                 continue;
             }
-            String small = name.substring(0, name.length() - String.valueOf(sizes.get(1)).length()) + sizes.get(0);
+            String small = name.substring(0, name.length() - bigSuffix.length()) + ".f" + sizes.get(0);
             double big = e.getValue().path("value").asDouble(Double.NaN);
             line("| Scale: " + name.substring(0, name.lastIndexOf('.')) + " at " + sizes.get(1) + " finished orders | "
-                    + f2(big) + " " + e.getValue().path("unit").asText() + " | ÷ at " + sizes.get(0) + " ("
-                    + f2(run.peers.value(small)) + ") = **" + f2(big / run.peers.value(small)) + "** |");
+                    + f3(big) + " " + e.getValue().path("unit").asText() + " | ÷ at " + sizes.get(0) + " ("
+                    + f3(run.peers.value(small)) + ") = **" + f2(big / run.peers.value(small)) + "** |");
         }
     }
 
@@ -130,7 +131,7 @@ final class Report {
             JsonNode n = e.getValue();
             List<String> details = new ArrayList<>();
             n.fields().forEachRemaining(f -> {
-                if (!List.of("name", "unit", "value", "script").contains(f.getKey())) {
+                if (!List.of("name", "unit", "value", "script", "sql").contains(f.getKey())) {
                     details.add(f.getKey() + " " + (f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString()));
                 }
             });
@@ -155,6 +156,9 @@ final class Report {
     }
 
     private String baselineRatio(PhaseResult p) {
+        if (run.options.saveBaseline()) {
+            return "this run is the baseline";
+        }
         Double base = run.baseline.get(p.name() + ".ordersPerSecond");
         if (base == null) {
             return "vs baseline: none recorded";
