@@ -17,6 +17,8 @@ import java.util.UUID;
  *           [--simulator http://127.0.0.1:PORT] [--work noop|http|all] [--repeat 3]
  *           [--threads 10] [--timeout-seconds 600]
  * </pre>
+ * Each run uses a fresh schema (bench_dbscheduler, bench_jobrunr), dropped afterwards: the user needs
+ * CREATE on the database, and the application's tables are never touched.
  * {@code --work} defaults to noop, or all when a simulator is given. One RESULT line per peer, mode
  * and work: the median of the repetitions, every repetition listed.
  */
@@ -51,6 +53,9 @@ public final class PeerBench {
             throw new IllegalArgumentException("--work " + workArg + " needs --simulator http://127.0.0.1:PORT");
         }
         int repeat = cli.getInt("repeat", 3);
+        if (repeat < 1) {
+            throw new IllegalArgumentException("--repeat must be at least 1");
+        }
         int threads = cli.getInt("threads", DB_SCHEDULER_DEFAULT_THREADS);
         Duration timeout = Duration.ofSeconds(cli.getInt("timeout-seconds", 600));
         String postgres = db.serverVersion();

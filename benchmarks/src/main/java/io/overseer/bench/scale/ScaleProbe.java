@@ -28,6 +28,8 @@ import java.util.Set;
  * rows go into a scratch schema (bench_scale) of copies of the application's tables, dropped at the
  * end (--keep leaves it); --in-place loads into the application's own tables instead (stop the
  * application first: it would claim the live Pending orders), and --reset alone removes generated rows.
+ * In place, every row maintains the application's indexes and foreign keys as it goes in and comes out
+ * (10,000 orders: 17 s to load, 7.5 s to remove on a busy 2-core machine): use it for small N only.
  * --unlogged makes the scratch tables UNLOGGED: a faster load (no WAL), the same plans and reads.
  */
 public final class ScaleProbe {
