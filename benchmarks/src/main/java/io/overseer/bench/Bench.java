@@ -26,6 +26,8 @@ public final class Bench {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm");
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+    /** Held (never closed) until the JVM exits: an unreachable channel would be closed and its lock released. */
+    private static java.nio.channels.FileChannel lockFile;
 
     public static void main(String[] args) {
         Path root = Path.of("").toAbsolutePath();
@@ -72,6 +74,12 @@ public final class Bench {
         run.warmupOrders = o.quick() ? 20 : 100;
 
         Path benchDir = Files.createDirectories(o.root().resolve("target/bench"));
+        // One ./bench per worktree: a second one would take the first one's leftovers for a dead run's.
+        lockFile = java.nio.channels.FileChannel.open(benchDir.resolve("bench.lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (lockFile.tryLock() == null) {
+            throw new IllegalStateException("another ./bench is running in " + o.root() + " (target/bench/bench.lock)");
+        }
         BenchStack.stopLeftover(o.root());
         deleteOldRuns(benchDir);
         Path runDir = Files.createDirectories(benchDir.resolve("run-" + STAMP.format(started)));

@@ -30,6 +30,12 @@ final class Report {
         line("Machine: " + m.cores() + " cores, " + f1(m.ramGiB()) + " GiB RAM, kernel " + m.kernel() + ", " + m.jdk()
                 + ". Payara Micro " + m.payara() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
                 + ", db-scheduler " + version("peer.db-scheduler.lock-and-fetch.noop") + ", JobRunr " + version("peer.jobrunr.noop") + ".");
+        line("Settings: " + o.noopOrders() + " no-op orders (overhead), " + o.e2eOrders() + " three-step orders per"
+                + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.clients() + " REST clients / JMS"
+                + " producers; peers " + o.peerTasks() + " tasks × " + o.peerRepeat() + " (median); scale probe at "
+                + o.scaleFinished().get(0) + " and " + o.scaleFinished().get(1) + " finished orders. The launcher's"
+                + " defaults otherwise: PostgreSQL fsync and synchronous_commit on, Artemis NIO journal, application"
+                + " properties at their defaults (complete-by 30 s, stranded-after 10 s).");
         double[] load = run.sampler.load(null);
         line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
                 + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"
