@@ -44,7 +44,7 @@ public final class ArtemisCeiling {
     private static final String RUN_PROPERTY = "overseerBenchRun";
 
     public static void main(String[] args) {
-        Cli.run("ArtemisCeiling", () -> new ArtemisCeiling().run(Cli.parse("ArtemisCeiling", args, ARGS)));
+        Cli.run("ArtemisCeiling", () -> new ArtemisCeiling().run(Cli.parse(args, ARGS)));
     }
 
     private void run(Cli cli) throws Exception {

@@ -47,7 +47,7 @@ public final class PgbenchCeiling {
     private static final Pattern FAILED = Pattern.compile("^number of failed transactions: (\\d+)", Pattern.MULTILINE);
 
     public static void main(String[] args) {
-        Cli.run("PgbenchCeiling", () -> new PgbenchCeiling().run(Cli.parse("PgbenchCeiling", args, ARGS)));
+        Cli.run("PgbenchCeiling", () -> new PgbenchCeiling().run(Cli.parse(args, ARGS)));
     }
 
     private void run(Cli cli) throws Exception {

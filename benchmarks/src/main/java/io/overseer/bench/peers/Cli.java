@@ -16,16 +16,14 @@ public final class Cli {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final String program;
     private final Map<String, String> values;
 
-    private Cli(String program, Map<String, String> values) {
-        this.program = program;
+    private Cli(Map<String, String> values) {
         this.values = values;
     }
 
     /** Parses {@code --key value} pairs; an unknown key or a key without a value is an error, not a guess. */
-    public static Cli parse(String program, String[] args, Set<String> known) {
+    public static Cli parse(String[] args, Set<String> known) {
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String key = args[i];
@@ -42,7 +40,7 @@ public final class Cli {
             }
             values.put(name, args[++i]);
         }
-        return new Cli(program, values);
+        return new Cli(values);
     }
 
     /** Arguments that take no value. */
@@ -51,7 +49,7 @@ public final class Cli {
     public String required(String key) {
         String v = values.get(key);
         if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(program + ": --" + key + " is required");
+            throw new IllegalArgumentException("--" + key + " is required");
         }
         return v;
     }
@@ -68,7 +66,7 @@ public final class Cli {
         try {
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(program + ": --" + key + " must be an integer, got '" + v + "'");
+            throw new IllegalArgumentException("--" + key + " must be an integer, got '" + v + "'");
         }
     }
 

@@ -31,7 +31,7 @@ public final class PeerBench {
     private static final int DB_SCHEDULER_DEFAULT_THREADS = 10;
 
     public static void main(String[] args) {
-        Cli.run("PeerBench", () -> new PeerBench().run(Cli.parse("PeerBench", args, ARGS)));
+        Cli.run("PeerBench", () -> new PeerBench().run(Cli.parse(args, ARGS)));
     }
 
     private void run(Cli cli) throws Exception {

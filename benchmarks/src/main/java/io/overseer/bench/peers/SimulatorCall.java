@@ -56,7 +56,11 @@ final class SimulatorCall implements Work {
     }
 
     /** Fails fast, before any timing, when the simulator is not there. */
-    void checkReachable() throws Exception {
-        perform("probe");
+    void checkReachable() {
+        try {
+            perform("probe");
+        } catch (Exception e) {
+            throw new IllegalStateException("The simulator at " + uri + " does not answer as expected: " + e, e);
+        }
     }
 }

@@ -39,7 +39,7 @@ public final class ScaleProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) {
-        Cli.run("ScaleProbe", () -> new ScaleProbe().run(Cli.parse("ScaleProbe", args, ARGS)));
+        Cli.run("ScaleProbe", () -> new ScaleProbe().run(Cli.parse(args, ARGS)));
     }
 
     private void run(Cli cli) throws Exception {
