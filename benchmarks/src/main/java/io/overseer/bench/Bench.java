@@ -54,8 +54,11 @@ public final class Bench {
         int code;
         try {
             code = new Bench().run(options, List.of(args), missing);
+        } catch (IllegalStateException e) {
+            Log.info("FAILED: " + e.getMessage()); // a condition the message names in full
+            code = 1;
         } catch (Exception e) {
-            Log.info("FAILED: " + e.getMessage());
+            Log.info("FAILED: " + e);
             e.printStackTrace();
             code = 1;
         }

@@ -61,6 +61,7 @@ final class Plots {
         XYChart chart = chart(title, "percentile of orders", "submit -> Processed (ms, log scale)");
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setYAxisDecimalPattern("#,###");
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         for (Map.Entry<String, List<Double>> e : sortedMs.entrySet()) {
             List<Double> v = e.getValue();
             if (v.isEmpty()) {

@@ -9,6 +9,11 @@ import java.util.Map;
 /** The run as a Markdown section: settings, machine, every figure with its ratio to the peers and ceilings. */
 final class Report {
 
+    /** The fields of a RESULT line worth a column; the rest (SQL text, server versions) stay in results.json's logs. */
+    private static final List<String> DETAILS = List.of("tasks", "repetitions", "runs", "polling", "threads", "workers",
+            "clients", "transactions", "messages", "inFlight", "transacted", "finished", "rows", "sharedHitBlocks", "plan",
+            "historyRows", "version");
+
     private final StringBuilder md = new StringBuilder();
     private final BenchRun run;
 
@@ -25,7 +30,7 @@ final class Report {
         Machine m = run.machine;
         line("## " + run.title);
         line("");
-        line("`./bench " + String.join(" ", run.args) + "`, " + run.startedAt + " to " + run.endedAt + " UTC ("
+        line("`./bench " + String.join(" ", run.args.stream().map(a -> a.contains(" ") ? "'" + a + "'" : a).toList()) + "`, " + run.startedAt + " to " + run.endedAt + " UTC ("
                 + f0(run.totalSeconds / 60) + " min; stack start " + f0(run.stackStartSeconds) + " s). Code: " + m.git() + ".");
         line("Machine: " + m.cores() + " cores, " + f1(m.ramGiB()) + " GiB RAM, kernel " + m.kernel() + ", " + m.jdk()
                 + ". Payara Micro " + m.payara() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
@@ -137,11 +142,12 @@ final class Report {
             JsonNode n = e.getValue();
             List<String> details = new ArrayList<>();
             n.fields().forEachRemaining(f -> {
-                if (!List.of("name", "unit", "value", "script", "sql").contains(f.getKey())) {
+                if (DETAILS.contains(f.getKey())) {
                     details.add(f.getKey() + " " + (f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString()));
                 }
             });
-            line("| " + e.getKey() + " | " + f1(n.path("value").asDouble()) + " " + n.path("unit").asText() + " | "
+            double v = n.path("value").asDouble();
+            line("| " + e.getKey() + " | " + (v < 10 ? f3(v) : f1(v)) + " " + n.path("unit").asText() + " | "
                     + String.join(", ", details) + " |");
         }
         run.peers.failures.forEach((label, why) -> line("| " + label + " | not run | " + why + " |"));
