@@ -28,10 +28,16 @@ final class Sampler implements AutoCloseable {
         return t;
     });
     private volatile String phase = "idle";
+    private volatile String diedDuring;
 
     Sampler(long pid) {
         this.pid = pid;
         timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
+    }
+
+    /** The phase during which the sampled Payara Micro process disappeared, or null while it lives. */
+    String diedDuring() {
+        return diedDuring;
     }
 
     void phase(String name) {
@@ -47,7 +53,10 @@ final class Sampler implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // the process is gone (a crash the launcher restarts): no sample
+            // the process is gone (a crash or a kill; the launcher starts a new one): no sample, and a problem
+            if (diedDuring == null) {
+                diedDuring = phase;
+            }
         }
         double load = loadAverage()[0];
         synchronized (samples) {

@@ -23,8 +23,14 @@ final class Simulator {
     }
 
     Stats stats() throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/stats"))
+        HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(URI.create(url + "/stats"))
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the simulator at " + url + " does not answer (" + e
+                    + "): did its process die? See data/logs/simulator.log of the run");
+        }
         if (r.statusCode() != 200) {
             throw new IllegalStateException("simulator /stats answered " + r.statusCode());
         }
