@@ -1,0 +1,247 @@
+package io.overseer.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * ./bench: starts its own stack, measures Overseer's overhead (no-op backlog), end-to-end throughput and
+ * latency over REST and JMS, runs the peers and ceilings on the same PostgreSQL and broker, checks every
+ * order, stops the stack and writes the report. Exit 0 ok, 1 a check or the stack failed, 2 usage,
+ * 3 a peer or ceiling program is missing or failed.
+ */
+public final class Bench {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm");
+    private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+    /** Held (never closed) until the JVM exits: an unreachable channel would be closed and its lock released. */
+    private static java.nio.channels.FileChannel lockFile;
+
+    public static void main(String[] args) {
+        Path root = Path.of("").toAbsolutePath();
+        BenchOptions options;
+        try {
+            if (List.of(args).contains("--help")) {
+                System.out.print(BenchOptions.USAGE);
+                return;
+            }
+            options = BenchOptions.parse(args, root);
+        } catch (BenchOptions.UsageException e) {
+            System.err.println("bench: " + e.getMessage() + " (see ./bench --help)");
+            System.exit(2);
+            return;
+        }
+        List<String> missing = Peers.missingPrograms();
+        if (!missing.isEmpty() && !options.withoutPeers()) {
+            System.err.println("bench: the peer and ceiling programs are missing, so no ratio can be computed: "
+                    + String.join(", ", missing) + " (package io.overseer.bench.peers/ceilings/scale of the benchmarks"
+                    + " module). Run with --without-peers to measure Overseer alone.");
+            System.exit(3);
+            return;
+        }
+        int code;
+        try {
+            code = new Bench().run(options, List.of(args), missing);
+        } catch (IllegalStateException e) {
+            Log.info("FAILED: " + e.getMessage()); // a condition the message names in full
+            code = 1;
+        } catch (Exception e) {
+            Log.info("FAILED: " + e);
+            e.printStackTrace();
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    private int run(BenchOptions o, List<String> args, List<String> missingPeers) throws Exception {
+        ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
+        long t0 = System.nanoTime();
+        BenchRun run = new BenchRun();
+        run.options = o;
+        run.args = args;
+        run.startedAt = HUMAN.format(started);
+        run.machine = Machine.describe(o.root());
+        run.title = o.title() != null ? o.title() : "Run " + run.startedAt + " (" + run.machine.git() + ")";
+        run.warmupOrders = o.quick() ? 20 : 100;
+
+        Path benchDir = Files.createDirectories(o.root().resolve("target/bench"));
+        // One ./bench per worktree: a second one would take the first one's leftovers for a dead run's.
+        lockFile = java.nio.channels.FileChannel.open(benchDir.resolve("bench.lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (lockFile.tryLock() == null) {
+            throw new IllegalStateException("another ./bench is running in " + o.root() + " (target/bench/bench.lock)");
+        }
+        BenchStack.stopLeftover(o.root());
+        deleteOldRuns(benchDir);
+        Path runDir = Files.createDirectories(benchDir.resolve("run-" + STAMP.format(started)));
+        Path plotDir = o.quick() ? Files.createDirectories(benchDir.resolve("quick-results"))
+                : Files.createDirectories(o.root().resolve("benchmarks/results/" + STAMP.format(started)));
+        run.plotDirRelative = o.root().relativize(plotDir).toString();
+        run.baseline = readBaseline(o.root().resolve("benchmarks/results/baseline.json"));
+
+        BenchStack stack = new BenchStack(o, runDir);
+        Thread hook = new Thread(stack::close, "bench-stop");
+        Runtime.getRuntime().addShutdownHook(hook); // Ctrl-C, SIGTERM, or a failure below: the stack stops
+        try {
+            stack.start();
+            run.stackStartSeconds = (System.nanoTime() - t0) / 1e9;
+            List<String> exposed = PortCheck.nonLoopbackListeners(Set.copyOf(stack.pids()));
+            if (!exposed.isEmpty()) {
+                throw new IllegalStateException("the stack listens beyond loopback: " + exposed);
+            }
+            measure(o, run, stack, runDir, plotDir, missingPeers);
+        } finally {
+            if (run.sampler != null) {
+                run.sampler.close();
+            }
+            stack.close();
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        run.endedAt = HUMAN.format(ZonedDateTime.now(ZoneOffset.UTC));
+        run.totalSeconds = (System.nanoTime() - t0) / 1e9;
+        return write(o, run, plotDir);
+    }
+
+    private void measure(BenchOptions o, BenchRun run, BenchStack stack, Path runDir, Path plotDir,
+                         List<String> missingPeers) throws Exception {
+        Db db = new Db(stack.jdbcUrl(), BenchStack.DB, BenchStack.DB);
+        run.postgresVersion = "PostgreSQL " + db.text("SHOW server_version");
+        Simulator simulator = new Simulator(stack.simulatorUrl());
+        run.sampler = new Sampler(stack.payaraPid());
+        String runId = Long.toString(System.currentTimeMillis(), 36);
+        PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId);
+        RestOrders rest = new RestOrders(stack.baseUrl());
+        int c = o.clients();
+
+        // Warm-up: JIT, pools and caches, so the first measured phase is not the first work the server does.
+        List<String> warm = phases.run("warmup-order", "warm-up", PhaseRunner.Kind.PEAK, run.warmupOrders, 8, 0, 3, 3,
+                true, p -> rest.submitter(p, null)).problems();
+        run.problems.addAll(warm);
+        run.problems.addAll(phases.run("warmup-noop", "warm-up", PhaseRunner.Kind.OVERHEAD, run.warmupOrders, 8, 0, 1, 0,
+                true, p -> rest.submitter(p, "noop")).problems());
+
+        add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
+                PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));
+
+        JfrProfile jfr = o.jfr() ? new JfrProfile(stack.payaraPid(), runDir.resolve("payara-e2e.jfr")) : null;
+        if (jfr != null) {
+            jfr.start();
+        }
+        PhaseResult peakRest = add(run, phases.run("e2e-rest", "End to end, REST: " + o.e2eOrders() + " three-step orders",
+                PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, true, p -> rest.submitter(p, null)));
+        PhaseResult peakJms;
+        try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
+            peakJms = add(run, phases.run("e2e-jms", "End to end, JMS: " + o.e2eOrders() + " three-step orders",
+                    PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, false, jms::submitter));
+            if (jfr != null) {
+                jfr.stop();
+                run.jfrTop = jfr.top(20);
+            }
+            double restRate = peakRest.ordersPerSecond() / 2;
+            add(run, phases.run("latency-rest", "Latency, REST, paced at half the peak", PhaseRunner.Kind.LATENCY,
+                    paced(restRate, o.latencySeconds()), c, restRate, 3, 3, true, p -> rest.submitter(p, null)));
+            double jmsRate = peakJms.ordersPerSecond() / 2;
+            add(run, phases.run("latency-jms", "Latency, JMS, paced at half the peak", PhaseRunner.Kind.LATENCY,
+                    paced(jmsRate, o.latencySeconds()), c, jmsRate, 3, 3, false, jms::submitter));
+        }
+        Map<String, List<Double>> lat = new LinkedHashMap<>();
+        lat.put("REST", run.phases.get("latency-rest").latenciesMs());
+        lat.put("JMS", run.phases.get("latency-jms").latenciesMs());
+        Plots.latency(lat, "Submit -> Processed at half the peak rate (three-step order)", plotDir.resolve("latency.png"));
+        for (String phase : List.of("overhead", "e2e-rest", "e2e-jms", "latency-rest", "latency-jms")) {
+            Files.move(runDir.resolve(phase + "-throughput.png"), plotDir.resolve(phase + "-throughput.png"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            run.plots.add(phase + "-throughput.png");
+        }
+        run.plots.add("latency.png");
+
+        run.sampler.phase("peers");
+        if (o.withoutPeers()) {
+            Peers.PROGRAMS.forEach(p -> run.peers.notRun(p.substring(p.lastIndexOf('.') + 1),
+                    missingPeers.contains(p) ? "missing: " + p + " does not exist yet" : "--without-peers"));
+        } else {
+            Db.createPeersDatabase(stack.jdbcUrl("postgres"));
+            for (Peers.Job job : Peers.jobs(o, stack, "demo", "demo")) {
+                run.peers.run(job, runDir);
+            }
+        }
+        run.sampler.phase("idle");
+    }
+
+    private static int paced(double rate, int seconds) {
+        return Math.max(10, (int) Math.round(rate * seconds));
+    }
+
+    private static PhaseResult add(BenchRun run, PhaseResult r) {
+        run.phases.put(r.name(), r);
+        run.problems.addAll(r.problems());
+        return r;
+    }
+
+    private int write(BenchOptions o, BenchRun run, Path plotDir) throws Exception {
+        String section = Report.render(run);
+        System.out.println(section);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("title", run.title);
+        json.put("started", run.startedAt);
+        json.put("machine", run.machine);
+        json.put("figures", run.figures());
+        json.put("peerFailures", run.peers.failures);
+        json.put("problems", run.problems);
+        JSON.writeValue(plotDir.resolve("results.json").toFile(), json);
+        if (!run.problems.isEmpty()) {
+            Path failed = o.root().resolve("target/bench/failed-report.md");
+            Files.writeString(failed, section);
+            Log.info("FAILED: " + run.problems.size() + " problems; report in " + failed + " (not in " + o.report() + ")");
+            return 1;
+        }
+        if (o.saveBaseline()) {
+            JSON.writeValue(o.root().resolve("benchmarks/results/baseline.json").toFile(), json);
+        }
+        if (o.quick()) {
+            Files.writeString(o.report(), section);
+        } else {
+            Files.writeString(o.report(), "\n" + section, StandardOpenOption.APPEND);
+        }
+        Log.info("report written to " + o.report() + ", plots and results.json in " + plotDir);
+        if (!run.peers.failures.isEmpty() && !o.withoutPeers()) {
+            Log.info("peers or ceilings not measured: " + run.peers.failures);
+            return 3;
+        }
+        return 0;
+    }
+
+    private static Map<String, Double> readBaseline(Path file) throws Exception {
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        JSON.readTree(file.toFile()).path("figures").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asDouble()));
+        return out;
+    }
+
+    /** Data directories of earlier runs (each holds a PostgreSQL cluster and a broker journal). */
+    private static void deleteOldRuns(Path benchDir) throws Exception {
+        try (Stream<Path> dirs = Files.list(benchDir)) {
+            for (Path d : dirs.filter(p -> p.getFileName().toString().startsWith("run-")).toList()) {
+                try (Stream<Path> walk = Files.walk(d)) {
+                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+    }
+}

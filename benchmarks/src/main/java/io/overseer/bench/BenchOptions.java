@@ -1,0 +1,161 @@
+package io.overseer.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What ./bench was asked to do. Sizes default to the full run; {@code --quick} shrinks them for CI. Every
+ * option is validated here, so a typo fails before anything starts.
+ */
+record BenchOptions(
+        boolean quick,
+        int noopOrders,
+        int e2eOrders,
+        int latencySeconds,
+        int clients,
+        int peerTasks,
+        int peerRepeat,
+        List<Integer> scaleFinished,
+        int portBase,
+        boolean jfr,
+        boolean withoutPeers,
+        boolean saveBaseline,
+        String title,
+        Path report,
+        Path root) {
+
+    static final String USAGE = """
+            Usage: ./bench [--quick] [options]
+
+            Starts its own stack (embedded PostgreSQL, Artemis, simulator, Payara Micro -Xmx512m) on
+            loopback ports PORT-BASE..PORT-BASE+4 with a fresh data directory under target/bench/,
+            measures, checks every order, stops everything, and writes a dated report.
+
+              --quick                 short run for CI: small sizes, report to target/bench/quick-report.md
+              --orders N              no-op backlog for the overhead figure (default 20000; quick 300)
+              --e2e-orders N          three-step orders per end-to-end peak run, REST and JMS (1500; quick 150)
+              --latency-seconds S     paced latency run length, REST and JMS each (60; quick 10)
+              --clients C             concurrent REST clients / JMS producers (32)
+              --peer-tasks N          tasks per peer run, db-scheduler and JobRunr (20000; quick 1000)
+              --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
+              --scale-finished A,B    finished orders for the state-store scale probe (10000,1000000; quick 1000,10000)
+              --port-base P           first of the five ports (18380)
+              --jfr                   JFR recording of Payara during the end-to-end phase, top-20 methods
+              --without-peers         run without the peers and ceilings (their columns say "not run")
+              --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
+              --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
+              --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
+              --help                  this text
+            """;
+
+    static BenchOptions parse(String[] args, Path root) {
+        boolean quick = List.of(args).contains("--quick");
+        int noop = quick ? 300 : 20_000;
+        int e2e = quick ? 150 : 1500;
+        int latency = quick ? 10 : 60;
+        int clients = 32;
+        int peerTasks = quick ? 1000 : 20_000;
+        int peerRepeat = quick ? 1 : 3;
+        List<Integer> scale = quick ? List.of(1000, 10_000) : List.of(10_000, 1_000_000);
+        int portBase = 18380;
+        boolean jfr = false;
+        boolean withoutPeers = false;
+        boolean saveBaseline = false;
+        String title = null;
+        Path report = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick" -> { }
+                case "--jfr" -> jfr = true;
+                case "--without-peers" -> withoutPeers = true;
+                case "--save-baseline" -> saveBaseline = true;
+                case "--orders" -> noop = positive(a, value(args, ++i, a));
+                case "--e2e-orders" -> e2e = positive(a, value(args, ++i, a));
+                case "--latency-seconds" -> latency = positive(a, value(args, ++i, a));
+                case "--clients" -> clients = positive(a, value(args, ++i, a));
+                case "--peer-tasks" -> peerTasks = positive(a, value(args, ++i, a));
+                case "--peer-repeat" -> peerRepeat = positive(a, value(args, ++i, a));
+                case "--scale-finished" -> scale = list(a, value(args, ++i, a));
+                case "--port-base" -> portBase = port(a, value(args, ++i, a));
+                case "--title" -> title = value(args, ++i, a);
+                case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
+                default -> throw new UsageException("unknown option: " + a);
+            }
+        }
+        if (report == null) {
+            report = quick ? root.resolve("target/bench/quick-report.md") : root.resolve("BENCHMARKS.md");
+        }
+        return new BenchOptions(quick, noop, e2e, latency, clients, peerTasks, peerRepeat, scale, portBase, jfr,
+                withoutPeers, saveBaseline, title, report, root);
+    }
+
+    int httpPort() {
+        return portBase;
+    }
+
+    int simulatorPort() {
+        return portBase + 1;
+    }
+
+    int brokerPort() {
+        return portBase + 2;
+    }
+
+    int consolePort() {
+        return portBase + 3;
+    }
+
+    int dbPort() {
+        return portBase + 4;
+    }
+
+    List<Integer> ports() {
+        return List.of(httpPort(), simulatorPort(), brokerPort(), consolePort(), dbPort());
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String flag, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new UsageException(flag + " must be a positive integer, got: " + v);
+    }
+
+    private static int port(String flag, String v) {
+        int p = positive(flag, v);
+        if (p < 1024 || p > 65530) {
+            throw new UsageException(flag + " must be 1024-65530 (five ports from it are used), got: " + v);
+        }
+        return p;
+    }
+
+    private static List<Integer> list(String flag, String v) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : v.split(",")) {
+            out.add(positive(flag, part));
+        }
+        if (out.size() != 2) {
+            throw new UsageException(flag + " takes two sizes, small,large (e.g. 10000,1000000), got: " + v);
+        }
+        return List.copyOf(out);
+    }
+
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+}

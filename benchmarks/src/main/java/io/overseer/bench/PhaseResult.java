@@ -1,0 +1,27 @@
+package io.overseer.bench;
+
+import java.util.List;
+
+/**
+ * The figures of one measured phase. Rates come from order_history timestamps: {@code window} is first
+ * claim (overhead) or first submission (end to end) to the last Processed.
+ */
+record PhaseResult(
+        String name,
+        String description,
+        int orders,
+        Load.Result load,
+        double offeredRate,     // paced phases: orders/s asked for; 0 = as fast as the clients go
+        double windowSeconds,
+        double ordersPerSecond,
+        double stepsPerSecond,
+        double drainPerSecond,  // overhead only: orders Processed after the last submission, per second
+        List<Double> latenciesMs, // sorted
+        double maxRssMiB,
+        double[] load1,         // min, mean, max of the 1-minute load average
+        List<String> problems) {
+
+    double p(double percentile) {
+        return Stats.percentile(latenciesMs, percentile);
+    }
+}

@@ -1,0 +1,113 @@
+package io.overseer.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one phase as a user would: submit, wait until every order of the phase is final (a count in the
+ * database every 2 s, nothing asked of the application server), then read order_history for the figures,
+ * check the outcome and draw the throughput plot.
+ */
+final class PhaseRunner {
+
+    enum Kind { OVERHEAD, PEAK, LATENCY }
+
+    private static final long STALL_MILLIS = 180_000;
+
+    private final Db db;
+    private final Simulator simulator;
+    private final Sampler sampler;
+    private final Path plotDir;
+    private final String runId;
+
+    PhaseRunner(Db db, Simulator simulator, Sampler sampler, Path plotDir, String runId) {
+        this.db = db;
+        this.simulator = simulator;
+        this.sampler = sampler;
+        this.plotDir = plotDir;
+        this.runId = runId;
+    }
+
+    /** Customer ids of a phase start with this; the database tells its orders apart by it. */
+    String prefix(String phase) {
+        return "bench-" + runId + "-" + phase + "-";
+    }
+
+    PhaseResult run(String name, String description, Kind kind, int orders, int clients, double rate,
+                    int stepsPerOrder, long effectsPerOrder, boolean restIds, LoadFactory load) throws Exception {
+        Log.info(name + ": " + orders + " orders" + (rate > 0 ? String.format(" paced at %.1f/s", rate) : ", " + clients + " clients"));
+        sampler.phase(name);
+        Simulator.Stats before = simulator.stats();
+        Load.Result submitted = Load.run(orders, clients, rate, load.submitter(prefix(name)));
+        Log.info(String.format("%s: submitted in %.1f s (%.0f/s), %d failed%s", name, submitted.seconds(),
+                submitted.perSecond(), submitted.failures(),
+                submitted.firstFailure() == null ? "" : " (first: " + submitted.firstFailure() + ")"));
+        awaitFinal(name, orders);
+        sampler.phase("idle");
+        PhaseData d = PhaseData.read(db, prefix(name));
+        Simulator.Stats after = simulator.stats();
+        List<String> problems = new ArrayList<>();
+        if (submitted.failures() > 0) {
+            problems.add(name + ": " + submitted.failures() + " submissions failed (first: " + submitted.firstFailure() + ")");
+        }
+        problems.addAll(Verifier.check(name, d, orders, restIds ? submitted.acceptedIds() : null, stepsPerOrder,
+                before, after, effectsPerOrder));
+        if (sampler.diedDuring() != null) {
+            problems.add(name + ": Payara Micro's process (sampled for RSS) died during " + sampler.diedDuring()
+                    + " (the launcher restarts it; see payara.log and launcher.log of the run)");
+        }
+        problems.forEach(p -> Log.info("CHECK FAILED " + p));
+
+        long start = kind == Kind.OVERHEAD ? d.firstClaim() : d.firstSubmit();
+        double window = (d.lastProcessed() - start) / 1e6;
+        double drain = Double.NaN;
+        if (kind == Kind.OVERHEAD) {
+            long from = d.lastSubmit();
+            drain = d.processedSince(from) / ((d.lastProcessed() - from) / 1e6);
+        }
+        List<Double> latencies = d.latenciesMs();
+        latencies.sort(null);
+        PhaseResult r = new PhaseResult(name, description, orders, submitted, rate, window, d.orders.size() / window,
+                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), problems);
+        Plots.throughput(d, description, plotDir.resolve(name + "-throughput.png"));
+        Log.info(String.format("%s: %.1f orders/s, %.1f steps/s over %.1f s; latency p50 %.0f ms p99 %.0f ms; %s",
+                name, r.ordersPerSecond(), r.stepsPerSecond(), window, r.p(50), r.p(99),
+                problems.isEmpty() ? "every order Processed once" : problems.size() + " problems"));
+        return r;
+    }
+
+    private void awaitFinal(String name, int orders) throws Exception {
+        String like = prefix(name).replace("_", "\\_") + "%";
+        long last = -1;
+        long changedAt = System.currentTimeMillis();
+        long reportedAt = 0;
+        while (true) {
+            long done = db.count("""
+                    SELECT count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id
+                    WHERE o.customer_id LIKE ? AND s.process_state IN ('Processed', 'Compensated', 'Error')""", like);
+            if (done >= orders) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            if (done != last) {
+                last = done;
+                changedAt = now;
+            } else if (now - changedAt > STALL_MILLIS) {
+                Log.info(name + ": no order became final for " + STALL_MILLIS / 1000 + " s (" + done + " of " + orders
+                        + " final); checking what there is");
+                return;
+            }
+            if (now - reportedAt > 30_000) {
+                Log.info(name + ": " + done + " of " + orders + " final");
+                reportedAt = now;
+            }
+            Thread.sleep(2000);
+        }
+    }
+
+    @FunctionalInterface
+    interface LoadFactory {
+        Load.Submitter submitter(String customerPrefix);
+    }
+}

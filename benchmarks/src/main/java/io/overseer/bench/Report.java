@@ -1,0 +1,212 @@
+package io.overseer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The run as a Markdown section: settings, machine, every figure with its ratio to the peers and ceilings. */
+final class Report {
+
+    /** The fields of a RESULT line worth a column; the rest (SQL text, server versions) stay in results.json's logs. */
+    private static final List<String> DETAILS = List.of("tasks", "repetitions", "runs", "polling", "threads", "workers",
+            "clients", "transactions", "messages", "inFlight", "transacted", "finished", "rows", "sharedHitBlocks", "plan",
+            "historyRows", "version");
+
+    private final StringBuilder md = new StringBuilder();
+    private final BenchRun run;
+
+    private Report(BenchRun run) {
+        this.run = run;
+    }
+
+    static String render(BenchRun run) {
+        return new Report(run).build();
+    }
+
+    private String build() {
+        BenchOptions o = run.options;
+        Machine m = run.machine;
+        line("## " + run.title);
+        line("");
+        line("`./bench " + String.join(" ", run.args.stream().map(a -> a.contains(" ") ? "'" + a + "'" : a).toList()) + "`, " + run.startedAt + " to " + run.endedAt + " UTC ("
+                + f0(run.totalSeconds / 60) + " min; stack start " + f0(run.stackStartSeconds) + " s). Code: " + m.git() + ".");
+        line("Machine: " + m.cores() + " cores, " + f1(m.ramGiB()) + " GiB RAM, kernel " + m.kernel() + ", " + m.jdk()
+                + ". Payara Micro " + m.payara() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
+                + ", db-scheduler " + version("peer.db-scheduler.lock-and-fetch.noop") + ", JobRunr " + version("peer.jobrunr.noop") + ".");
+        line("Settings: " + o.noopOrders() + " no-op orders (overhead), " + o.e2eOrders() + " three-step orders per"
+                + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.clients() + " REST clients / JMS"
+                + " producers; peers " + o.peerTasks() + " tasks × " + o.peerRepeat() + " (median); scale probe at "
+                + o.scaleFinished().get(0) + " and " + o.scaleFinished().get(1) + " finished orders. The launcher's"
+                + " defaults otherwise: PostgreSQL fsync and synchronous_commit on, Artemis NIO journal, application"
+                + " properties at their defaults (complete-by 30 s, stranded-after 10 s).");
+        double[] load = run.sampler.load(null);
+        line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
+                + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"
+                + " load generator, Payara, Artemis, PostgreSQL, the simulator and the peers share the cores.");
+        line("Warm-up before measuring: " + run.warmupOrders + " three-step and " + run.warmupOrders
+                + " no-op orders (checked, not reported).");
+        line("");
+        figures();
+        peersTable();
+        if (!run.jfrTop.isEmpty()) {
+            line("");
+            line("Hottest methods in Payara during the end-to-end peak phases (JFR execution samples, top frame):");
+            line("");
+            line("| % | samples | method |");
+            line("|---|---|---|");
+            run.jfrTop.forEach(h -> line("| " + f1(h.percent()) + " | " + h.samples() + " | `" + h.method() + "` |"));
+        }
+        line("");
+        line("Checks after every phase: every submitted order exists once, is Processed with each step completed"
+                + " once, and the simulator's `appliedTwice` is 0 with exactly one applied effect per step: "
+                + (run.problems.isEmpty() ? "**all passed**." : "**FAILED**: " + String.join("; ", run.problems)));
+        line("");
+        plots();
+        return md.toString();
+    }
+
+    private void figures() {
+        PhaseResult over = run.phases.get("overhead");
+        PhaseResult rest = run.phases.get("e2e-rest");
+        PhaseResult jms = run.phases.get("e2e-jms");
+        PhaseResult latRest = run.phases.get("latency-rest");
+        PhaseResult latJms = run.phases.get("latency-jms");
+        line("| figure | value | ratio |");
+        line("|---|---|---|");
+        if (over != null) {
+            line("| **Overhead**: one no-op step (coded agent), " + over.orders() + " orders, first claim → last Processed | **"
+                    + f1(over.ordersPerSecond()) + " orders/s** | " + ratio(over.ordersPerSecond(), "peer.db-scheduler.lock-and-fetch.noop", "db-scheduler lock-and-fetch no-op")
+                    + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
+            line("| Overhead, drain only (after the last submission) | " + f1(over.drainPerSecond()) + " orders/s | |");
+            line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
+                    + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients") + " |");
+        }
+        for (PhaseResult p : new PhaseResult[] {rest, jms}) {
+            if (p != null) {
+                line("| **End to end " + (p == rest ? "REST" : "JMS") + "**: three-step `order`, " + p.orders()
+                        + " orders, first submission → last Processed | **" + f1(p.ordersPerSecond()) + " orders/s**, "
+                        + f1(p.stepsPerSecond()) + " steps/s (submission " + f0(p.load().perSecond()) + "/s) | "
+                        + baselineRatio(p) + "; steps/s " + ratio(p.stepsPerSecond(), "peer.db-scheduler.lock-and-fetch.http",
+                        "db-scheduler one HTTP call per task") + " |");
+            }
+        }
+        for (PhaseResult p : new PhaseResult[] {latRest, latJms}) {
+            if (p != null) {
+                line("| Latency " + (p == latRest ? "REST" : "JMS") + ", submit → Processed, paced at " + f1(p.offeredRate())
+                        + "/s (half the peak), " + p.orders() + " orders | p50 " + ms(p.p(50)) + ", p95 " + ms(p.p(95))
+                        + ", p99 " + ms(p.p(99)) + " (max " + ms(p.p(100)) + ") | |");
+            }
+        }
+        StringBuilder rss = new StringBuilder();
+        run.sampler.maxRssByPhase().forEach((phase, mib) -> {
+            if (!phase.equals("idle")) {
+                rss.append(rss.length() == 0 ? "" : ", ").append(phase).append(' ').append(f0(mib));
+            }
+        });
+        line("| Payara Micro RSS, max under load (VmRSS, sampled each second) | " + f0(run.sampler.maxRssMiB(null))
+                + " MiB | per phase: " + rss + " |");
+        scaleRows();
+        line("");
+        line("Rates come from order_history: the first claim (Pending → Processing) or first submission to the last"
+                + " → Processed. Latency: an order's first history row to its Processed row (for JMS, from when the"
+                + " application took the message off the queue). Load average per phase (mean): "
+                + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
+        line("");
+    }
+
+    private void scaleRows() {
+        List<Integer> sizes = run.options.scaleFinished();
+        for (Map.Entry<String, JsonNode> e : run.peers.results.entrySet()) {
+            String name = e.getKey();
+            String bigSuffix = ".f" + sizes.get(1);
+            if (!name.startsWith("scale.") || name.startsWith("scale.load.") || !name.endsWith(bigSuffix)) {
+                continue;
+            }
+            String small = name.substring(0, name.length() - bigSuffix.length()) + ".f" + sizes.get(0);
+            double big = e.getValue().path("value").asDouble(Double.NaN);
+            line("| Scale: " + name.substring(0, name.lastIndexOf('.')) + " at " + sizes.get(1) + " finished orders | "
+                    + f3(big) + " " + e.getValue().path("unit").asText() + " | ÷ at " + sizes.get(0) + " ("
+                    + f3(run.peers.value(small)) + ") = **" + f2(big / run.peers.value(small)) + "** |");
+        }
+    }
+
+    private void peersTable() {
+        line("Peers and ceilings, on the same PostgreSQL (database `" + Db.PEERS_DB + "`) and broker, run after the"
+                + " phases above with the stack idle:");
+        line("");
+        line("| measurement | value | details |");
+        line("|---|---|---|");
+        for (Map.Entry<String, JsonNode> e : run.peers.results.entrySet()) {
+            JsonNode n = e.getValue();
+            List<String> details = new ArrayList<>();
+            n.fields().forEachRemaining(f -> {
+                if (DETAILS.contains(f.getKey())) {
+                    details.add(f.getKey() + " " + (f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString()));
+                }
+            });
+            double v = n.path("value").asDouble();
+            line("| " + e.getKey() + " | " + (v < 10 ? f3(v) : f1(v)) + " " + n.path("unit").asText() + " | "
+                    + String.join(", ", details) + " |");
+        }
+        run.peers.failures.forEach((label, why) -> line("| " + label + " | not run | " + why + " |"));
+    }
+
+    private void plots() {
+        line("Plots (`" + run.plotDirRelative + "/`): " + String.join(", ", run.plots.stream()
+                .map(p -> "[" + p + "](" + run.plotDirRelative + "/" + p + ")").toList()) + ".");
+        line("");
+    }
+
+    private String ratio(double value, String resultName, String label) {
+        double peer = run.peers.value(resultName);
+        if (Double.isNaN(peer)) {
+            return "÷ " + label + ": not run";
+        }
+        return "÷ " + label + " " + f0(peer) + "/s = **" + f3(value / peer) + "**";
+    }
+
+    private String baselineRatio(PhaseResult p) {
+        if (run.options.saveBaseline()) {
+            return "this run is the baseline";
+        }
+        Double base = run.baseline.get(p.name() + ".ordersPerSecond");
+        if (base == null) {
+            return "vs baseline: none recorded";
+        }
+        return "vs baseline " + f1(base) + "/s = **" + f2(p.ordersPerSecond() / base) + "**";
+    }
+
+    private String version(String resultName) {
+        JsonNode n = run.peers.results.get(resultName);
+        return n == null ? "(not run)" : n.path("version").asText("unknown");
+    }
+
+    private void line(String s) {
+        md.append(s).append('\n');
+    }
+
+    static String f0(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    static String f1(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static String f2(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String f3(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    static String ms(double v) {
+        if (Double.isNaN(v)) {
+            return "n/a";
+        }
+        return v >= 10_000 ? String.format(Locale.ROOT, "%.1f s", v / 1000) : String.format(Locale.ROOT, "%.0f ms", v);
+    }
+}

@@ -1,0 +1,48 @@
+package io.overseer.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** POST /api/orders as the launcher's demo user (every role); the answer's orderId is the order. */
+final class RestOrders {
+
+    private static final Pattern ORDER_ID = Pattern.compile("\"orderId\"\\s*:\\s*\"([^\"]+)\"");
+    private static final String AUTHORIZATION = "Basic "
+            + Base64.getEncoder().encodeToString("demo:demo".getBytes(StandardCharsets.UTF_8));
+
+    private final URI orders;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    RestOrders(String baseUrl) {
+        this.orders = URI.create(baseUrl + "/api/orders");
+    }
+
+    Load.Submitter submitter(String customerPrefix, String workflow) {
+        return i -> submit(customerPrefix + i, workflow);
+    }
+
+    String submit(String customerId, String workflow) throws Exception {
+        String body = "{\"customerId\":\"" + customerId + "\",\"items\":[{\"sku\":\"B-1\",\"quantity\":1}]"
+                + (workflow == null ? "" : ",\"workflow\":\"" + workflow + "\"") + "}";
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json").header("Authorization", AUTHORIZATION)
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 202) {
+            throw new IllegalStateException("POST /api/orders answered " + r.statusCode() + ": " + r.body());
+        }
+        Matcher m = ORDER_ID.matcher(r.body());
+        if (!m.find()) {
+            throw new IllegalStateException("202 without an orderId: " + r.body());
+        }
+        return m.group(1);
+    }
+}

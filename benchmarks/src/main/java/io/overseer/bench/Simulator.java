@@ -1,0 +1,40 @@
+package io.overseer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The remote-service simulator's GET /stats, read as a user would to see that nothing was applied twice. */
+final class Simulator {
+
+    record Stats(long applied, long appliedTwice, long replays) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String url;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    Simulator(String url) {
+        this.url = url;
+    }
+
+    Stats stats() throws Exception {
+        HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(URI.create(url + "/stats"))
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the simulator at " + url + " does not answer (" + e
+                    + "): did its process die? See data/logs/simulator.log of the run");
+        }
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("simulator /stats answered " + r.statusCode());
+        }
+        JsonNode n = JSON.readTree(r.body());
+        return new Stats(n.path("applied").asLong(), n.path("appliedTwice").asLong(), n.path("replays").asLong());
+    }
+}

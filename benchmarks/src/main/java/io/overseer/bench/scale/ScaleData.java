@@ -1,0 +1,185 @@
+package io.overseer.bench.scale;
+
+import io.overseer.bench.peers.Cli;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Generates a state store of a given size with a few set-based statements (INSERT … SELECT over
+ * generate_series): N finished orders (Processed, unlocked, three Completed steps, nine history rows)
+ * and a handful of live ones (Pending, and Processing with a complete-by an hour ahead).
+ *
+ * <p>Where: by default in a scratch schema whose tables are copies of the application's migrated ones
+ * ({@code CREATE TABLE … (LIKE … INCLUDING ALL)}: the same columns, defaults, checks and identity, and
+ * afterwards the same indexes, built once over the loaded rows, which is what keeps 1M orders with
+ * history to a few minutes). Foreign keys are not copied: none of the timed queries reads them. Reset
+ * is DROP SCHEMA. With {@code inPlace} the rows go into the application's own tables instead (slower:
+ * every index is maintained row by row), marked by customer_id so that reset can delete them again.
+ */
+final class ScaleData {
+
+    static final String MARKER = "bench-scale";
+    static final String SCRATCH_SCHEMA = "bench_scale";
+    /** The tables the timed queries need, in insert order. */
+    static final List<String> TABLES = List.of("customer_order", "order_state", "step_state", "order_history");
+
+    private final Connection c;
+    private final boolean inPlace;
+    private final boolean unlogged;
+
+    /** {@code unlogged}: scratch tables without WAL, a faster load; the timed queries only read (and lock). */
+    ScaleData(Connection autocommit, boolean inPlace, boolean unlogged) {
+        this.c = autocommit;
+        this.inPlace = inPlace;
+        this.unlogged = unlogged;
+    }
+
+    /** The schema the application migrated: where the JDBC URL's search_path leads. */
+    String appSchema() throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** Removes what an earlier run generated, so every run starts fresh. */
+    void reset(String appSchema) throws SQLException {
+        if (!inPlace) {
+            exec("DROP SCHEMA IF EXISTS " + SCRATCH_SCHEMA + " CASCADE");
+            return;
+        }
+        String ours = "SELECT order_id FROM " + appSchema + ".customer_order WHERE customer_id = '" + MARKER + "'";
+        for (String t : List.of("order_history", "step_state", "order_state", "order_line", "customer_order")) {
+            exec("DELETE FROM " + appSchema + "." + t + " WHERE order_id IN (" + ours + ")");
+        }
+    }
+
+    /** Creates the scratch copies (no indexes yet) and points this session at the schema to load. */
+    String prepare(String appSchema) throws SQLException {
+        if (inPlace) {
+            return appSchema;
+        }
+        exec("CREATE SCHEMA " + SCRATCH_SCHEMA);
+        for (String t : TABLES) {
+            exec("CREATE " + (unlogged ? "UNLOGGED " : "") + "TABLE " + SCRATCH_SCHEMA + "." + t + " (LIKE " + appSchema + "." + t
+                    + " INCLUDING ALL EXCLUDING INDEXES)");
+        }
+        return SCRATCH_SCHEMA;
+    }
+
+    /** Loads N finished and {@code live} live orders into {@code schema}; history rows optional. */
+    void load(String schema, int finished, int live, boolean history) throws SQLException {
+        exec("SET search_path TO " + schema);
+        // Index builds over millions of rows sort in memory instead of in temporary files (session only).
+        exec("SET maintenance_work_mem = '256MB'");
+        // Ids look like the application's (36-character UUIDs, random order) but are reproducible.
+        String fin = "SELECT md5('" + MARKER + "-' || i)::uuid::text AS id,"
+                + " now() - interval '30 days' + i * (interval '30 days' / " + Math.max(finished, 1) + ") AS ts"
+                + " FROM generate_series(1, " + finished + ") i";
+        String liv = "SELECT md5('" + MARKER + "-live-' || i)::uuid::text AS id, i,"
+                + " now() - interval '1 minute' - i * interval '1 second' AS ts,"
+                + " CASE WHEN i % 2 = 0 THEN 'Pending' ELSE 'Processing' END AS st"
+                + " FROM generate_series(1, " + live + ") i";
+        timed("customer_order", "INSERT INTO customer_order (order_id, customer_id, created_at)"
+                + " SELECT id, '" + MARKER + "', ts FROM (" + fin + ") o"
+                + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + liv + ") l");
+        timed("order_state", "INSERT INTO order_state (order_id, workflow, process_state, locked_by, complete_by,"
+                + " failure_count, epoch, created_at, updated_at, version, history_count)"
+                + " SELECT id, 'order', 'Processed', NULL, NULL, 0, 1, ts, ts + interval '1 second', 9, 9 FROM (" + fin + ") o"
+                + " UNION ALL SELECT id, 'order', st,"
+                + " CASE WHEN st = 'Processing' THEN 'bench-node' END,"
+                + " CASE WHEN st = 'Processing' THEN now() + interval '1 hour' END,"
+                + " 0, CASE WHEN st = 'Processing' THEN 1 ELSE 0 END, ts, ts, 1, 1 FROM (" + liv + ") l");
+        String steps = "(VALUES (1, 'reserve-inventory'), (2, 'charge-payment'), (3, 'arrange-shipping')) s(seq, name)";
+        timed("step_state", "INSERT INTO step_state (step_id, order_id, seq, name, state, attempts, updated_at)"
+                + " SELECT id || '/' || s.seq, id, s.seq, s.name, 'Completed', 1, ts + s.seq * interval '100 milliseconds'"
+                + " FROM (" + fin + ") o CROSS JOIN " + steps
+                + " UNION ALL SELECT id || '/' || s.seq, id, s.seq, s.name,"
+                + " CASE WHEN st = 'Processing' AND s.seq = 1 THEN 'Running' ELSE 'NotStarted' END, 0, ts"
+                + " FROM (" + liv + ") l CROSS JOIN " + steps);
+        if (history) {
+            // The nine transitions of a three-step order that went straight through.
+            String events = "(VALUES (1, NULL, 'submission', NULL, 'Pending'),"
+                    + " (2, NULL, 'scheduler', 'Pending', 'Processing'),"
+                    + " (3, 'reserve-inventory', 'scheduler', 'NotStarted', 'Running'),"
+                    + " (4, 'reserve-inventory', 'agent', 'Running', 'Completed'),"
+                    + " (5, 'charge-payment', 'scheduler', 'NotStarted', 'Running'),"
+                    + " (6, 'charge-payment', 'agent', 'Running', 'Completed'),"
+                    + " (7, 'arrange-shipping', 'scheduler', 'NotStarted', 'Running'),"
+                    + " (8, 'arrange-shipping', 'agent', 'Running', 'Completed'),"
+                    + " (9, NULL, 'scheduler', 'Processing', 'Processed'))"
+                    + " e(seq, step_name, actor, from_state, to_state)";
+            timed("order_history", "INSERT INTO order_history (order_id, seq, step_name, at, actor, actor_name,"
+                    + " from_state, to_state)"
+                    + " SELECT id, e.seq, e.step_name, ts + e.seq * interval '50 milliseconds', e.actor, '" + MARKER + "',"
+                    + " e.from_state, e.to_state FROM (" + fin + ") o CROSS JOIN " + events
+                    + " UNION ALL SELECT id, 1, NULL, ts, 'submission', '" + MARKER + "', NULL, 'Pending'"
+                    + " FROM (" + liv + ") l");
+        }
+    }
+
+    /** Builds the application's indexes on the scratch copies, one statement each, over the loaded rows. */
+    void createIndexes(String appSchema) throws SQLException {
+        if (inPlace) {
+            return;
+        }
+        List<String> ddl = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = ? AND tablename = ANY(?)"
+                        + " ORDER BY tablename, indexname")) {
+            ps.setString(1, appSchema);
+            ps.setArray(2, c.createArrayOf("text", TABLES.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String table = rs.getString(1);
+                    String qualified = " ON " + appSchema + "." + table + " ";
+                    String def = rs.getString(3);
+                    if (!def.contains(qualified)) {
+                        throw new IllegalStateException("Unexpected index definition: " + def);
+                    }
+                    ddl.add(def.replace(qualified, " ON " + SCRATCH_SCHEMA + "." + table + " "));
+                }
+            }
+        }
+        if (ddl.isEmpty()) {
+            throw new IllegalStateException("No indexes found on " + appSchema + "." + TABLES
+                    + ": is this the migrated state store?");
+        }
+        for (String d : ddl) {
+            timed("index", d);
+        }
+    }
+
+    /** VACUUM for the visibility map (old finished rows are all-visible in a real store), ANALYZE for the planner. */
+    void vacuumAnalyze(String schema) throws SQLException {
+        for (String t : TABLES) {
+            timed("vacuum", "VACUUM (ANALYZE) " + schema + "." + t);
+        }
+    }
+
+    long count(String schema, String table) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema + "." + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void timed(String what, String sql) throws SQLException {
+        long t0 = System.nanoTime();
+        exec(sql);
+        Cli.log(String.format("  %-14s %6.1f s  %s", what, (System.nanoTime() - t0) / 1e9,
+                sql.length() > 110 ? sql.substring(0, 110) + "…" : sql));
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.overseer.bench.scale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.overseer.bench.peers.Cli;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How the state store's hot queries (claim, claim by ids, the supervisor's sweep, today's stranded
+ * poll) behave when finished orders pile up: loads N finished orders plus ~50 live ones, then runs each
+ * query under EXPLAIN (ANALYZE, BUFFERS) and reports the median execution time and the plan's shape.
+ *
+ * <pre>
+ * ScaleProbe --jdbc URL --user U --password P --finished N [--live 50] [--runs 20] [--history full|none]
+ *            [--in-place] [--keep] [--reset] [--unlogged]
+ * </pre>
+ * Every run is FRESH: what an earlier run generated is removed first, so "--finished 10000" then
+ * "--finished 1000000" measure 10,000 and 1,000,000 finished orders, not 1,010,000. By default the
+ * rows go into a scratch schema (bench_scale) of copies of the application's tables, dropped at the
+ * end (--keep leaves it); --in-place loads into the application's own tables instead (stop the
+ * application first: it would claim the live Pending orders), and --reset alone removes generated rows.
+ * In place, every row maintains the application's indexes and foreign keys as it goes in and comes out
+ * (10,000 orders: 17 s to load, 7.5 s to remove on a busy 2-core machine): use it for small N only.
+ * --unlogged makes the scratch tables UNLOGGED: a faster load (no WAL), the same plans and reads.
+ */
+public final class ScaleProbe {
+
+    private static final Set<String> ARGS = Set.of("jdbc", "user", "password", "finished", "live", "runs",
+            "history", "in-place", "keep", "reset", "unlogged");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) {
+        Cli.run("ScaleProbe", () -> new ScaleProbe().run(Cli.parse(args, ARGS)));
+    }
+
+    private void run(Cli cli) throws Exception {
+        boolean inPlace = cli.flag("in-place");
+        boolean keep = cli.flag("keep");
+        int live = cli.getInt("live", 50);
+        int runs = cli.getInt("runs", 20);
+        String historyArg = cli.get("history", "full");
+        if (!Set.of("full", "none").contains(historyArg)) {
+            throw new IllegalArgumentException("--history must be full or none");
+        }
+        boolean history = historyArg.equals("full");
+        try (Connection c = DriverManager.getConnection(cli.required("jdbc"), cli.required("user"),
+                cli.required("password"))) {
+            boolean unlogged = cli.flag("unlogged");
+            if (unlogged && inPlace) {
+                throw new IllegalArgumentException("--unlogged applies to the scratch schema, not --in-place");
+            }
+            ScaleData data = new ScaleData(c, inPlace, unlogged);
+            String appSchema = data.appSchema();
+            long r0 = System.nanoTime();
+            data.reset(appSchema);
+            Cli.log(String.format("ScaleProbe: removed earlier generated rows in %.1f s", (System.nanoTime() - r0) / 1e9));
+            if (cli.flag("reset")) {
+                return;
+            }
+            int finished = cli.getInt("finished", -1);
+            if (finished < 0) {
+                throw new IllegalArgumentException("--finished N is required (or --reset alone)");
+            }
+            String version = serverVersion(c);
+            long t0 = System.nanoTime();
+            String schema = data.prepare(appSchema);
+            data.load(schema, finished, live, history);
+            data.createIndexes(appSchema);
+            data.vacuumAnalyze(schema);
+            double loadSeconds = (System.nanoTime() - t0) / 1e9;
+            long orders = data.count(schema, "order_state");
+            long historyRows = data.count(schema, "order_history");
+            Map<String, Object> load = Cli.result("scale.load.f" + finished, "s", loadSeconds);
+            load.put("finished", finished);
+            load.put("live", live);
+            load.put("orderStateRows", orders);
+            load.put("stepStateRows", data.count(schema, "step_state"));
+            load.put("historyRows", historyRows);
+            load.put("history", history ? "about 9 rows per finished order" : "skipped (--history none)");
+            load.put("where", inPlace ? "application tables (in place)" : "scratch schema " + schema
+                    + " (copies of the application's tables and indexes, no foreign keys)");
+            load.put("unlogged", unlogged);
+            load.put("postgres", version);
+            Cli.print(load);
+            try {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET search_path TO " + schema);
+                }
+                List<String> liveIds = liveIds(c, 32);
+                probe(c, "claim", StateStoreQueries.CLAIM, null, finished, live, runs, version);
+                probe(c, "claim-by-ids", StateStoreQueries.CLAIM_BY_IDS, liveIds, finished, live, runs, version);
+                probe(c, "sweep", StateStoreQueries.SWEEP, null, finished, live, runs, version);
+                probe(c, "stranded", StateStoreQueries.STRANDED, null, finished, live, runs, version);
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+                if (!keep) {
+                    long d0 = System.nanoTime();
+                    data.reset(appSchema);
+                    Cli.log(String.format("ScaleProbe: removed generated rows in %.1f s", (System.nanoTime() - d0) / 1e9));
+                }
+            }
+        }
+    }
+
+    /** Ids of live orders (Pending and Processing alike: the claim's WHERE decides which it takes). */
+    private static List<String> liveIds(Connection c, int n) throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT order_id FROM order_state"
+                + " WHERE process_state IN ('Pending', 'Processing') ORDER BY order_id LIMIT ?")) {
+            ps.setInt(1, n);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+        }
+        c.rollback();
+        return ids;
+    }
+
+    /** One untimed run, then {@code runs} timed ones, each in a transaction rolled back (the claim locks rows). */
+    private static void probe(Connection c, String name, String sql, List<String> ids, int finished, int live,
+                              int runs, String version) throws Exception {
+        List<Double> exec = new ArrayList<>();
+        List<Double> planning = new ArrayList<>();
+        JsonNode last = null;
+        for (int i = 0; i <= runs; i++) {
+            JsonNode result = explain(c, sql, ids);
+            c.rollback();
+            if (i == 0) {
+                continue; // the first run pays for cold caches and the plan cache
+            }
+            exec.add(result.get("Execution Time").asDouble());
+            planning.add(result.get("Planning Time").asDouble());
+            last = result;
+        }
+        JsonNode plan = last.get("Plan");
+        Map<String, Object> r = Cli.result("scale." + name + ".f" + finished, "ms", Cli.median(exec));
+        r.put("query", name);
+        r.put("finished", finished);
+        r.put("live", live);
+        r.put("runs", runs);
+        r.put("planningMs", Cli.round(Cli.median(planning)));
+        r.put("maxMs", Cli.round(exec.stream().mapToDouble(Double::doubleValue).max().orElseThrow()));
+        r.put("rows", plan.path("Actual Rows").asLong());
+        r.put("sharedHitBlocks", plan.path("Shared Hit Blocks").asLong());
+        r.put("sharedReadBlocks", plan.path("Shared Read Blocks").asLong());
+        r.put("plan", PlanSummary.of(plan));
+        if (ids != null) {
+            r.put("ids", ids.size());
+        }
+        r.put("sql", sql);
+        r.put("postgres", version);
+        Cli.print(r);
+    }
+
+    private static JsonNode explain(Connection c, String sql, List<String> ids) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
+            if (ids != null) {
+                Array array = c.createArrayOf("varchar", ids.toArray());
+                ps.setArray(1, array);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return JSON.readTree(rs.getString(1)).get(0);
+            }
+        }
+    }
+
+    private static String serverVersion(Connection c) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW server_version")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
