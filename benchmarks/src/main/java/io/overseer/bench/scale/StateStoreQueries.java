@@ -16,12 +16,15 @@ final class StateStoreQueries {
             + " AND (not_before IS NULL OR not_before <= now())"
             + " ORDER BY updated_at LIMIT 100 FOR UPDATE SKIP LOCKED";
 
-    /** The same claim restricted to known ids (dispatch hints for a batch of orders); one array parameter. */
+    /**
+     * StateStore.lockClaimable: the claim restricted to the ids of a batch of dispatch hints, locked in id
+     * order (the application binds one parameter per id; one array parameter here plans the same way).
+     */
     static final String CLAIM_BY_IDS = "SELECT order_id FROM order_state"
             + " WHERE (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
             + " AND (not_before IS NULL OR not_before <= now())"
             + " AND order_id = ANY(?)"
-            + " ORDER BY updated_at LIMIT 100 FOR UPDATE SKIP LOCKED";
+            + " ORDER BY order_id FOR UPDATE SKIP LOCKED";
 
     /** The supervisor's sweep for claimed records whose complete-by has passed (StateStore.expired). */
     static final String SWEEP = "SELECT order_id FROM order_state"
@@ -29,11 +32,11 @@ final class StateStoreQueries {
             + " ORDER BY complete_by LIMIT 200";
 
     /**
-     * StateStore.stranded as it is today: the claim plus "untouched for 10 s" (the poller's threshold),
-     * limit bound by the caller (100 here).
+     * StateStore.STRANDED_SQL: the claimable records untouched for 10 s (the poller's threshold), limit bound
+     * by the caller (100 here); read without a lock, then claimed by id (CLAIM_BY_IDS).
      */
     static final String STRANDED = "SELECT order_id FROM order_state"
             + " WHERE (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
-            + " AND updated_at < now() - interval '10 seconds' AND (not_before IS NULL OR not_before <= now())"
-            + " ORDER BY updated_at LIMIT 100 FOR UPDATE SKIP LOCKED";
+            + " AND (not_before IS NULL OR not_before <= now()) AND updated_at < now() - interval '10 seconds'"
+            + " ORDER BY updated_at LIMIT 100";
 }
