@@ -11,6 +11,7 @@ import io.overseer.launcher.BrokerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
+import io.overseer.support.Rows;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.io.IOException;
@@ -356,7 +357,7 @@ class BrokerOutageIT {
 
     private Map<String, Long> statesOfThisTest() {
         Map<String, Long> states = new TreeMap<>();
-        query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+        Rows.query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
                 + " WHERE o.customer_id LIKE ? GROUP BY s.process_state", customerPrefix + "%",
                 rows -> states.put(rows.getString(1), rows.getLong(2)));
         return states;
@@ -404,22 +405,6 @@ class BrokerOutageIT {
         }
     }
 
-    private interface RowHandler {
-        void row(ResultSet rows) throws SQLException;
-    }
-
-    private static void query(String sql, String parameter, RowHandler handler) {
-        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setString(1, parameter);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    handler.row(rows);
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** Sends a signal to a process and its descendants (kill -STOP / -CONT). */
     private static void signalTree(long pid, String signal) {

@@ -9,6 +9,7 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
+import io.overseer.support.Rows;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
@@ -142,19 +143,19 @@ class ClaimContentionIT {
 
         Map<String, Long> states = states(prefix);
         Map<Long, Long> claimsPerOrder = new TreeMap<>();
-        query("SELECT claims, count(*) FROM (SELECT o.order_id, count(h.seq) AS claims FROM customer_order o"
+        Rows.query("SELECT claims, count(*) FROM (SELECT o.order_id, count(h.seq) AS claims FROM customer_order o"
                         + " LEFT JOIN order_history h ON h.order_id = o.order_id AND h.step_name IS NULL"
                         + " AND h.from_state = 'Pending' AND h.to_state = 'Processing'"
                         + " WHERE o.customer_id LIKE ? GROUP BY o.order_id) per_order GROUP BY claims", prefix + "%",
                 rows -> claimsPerOrder.put(rows.getLong(1), rows.getLong(2)));
         List<String> claimedMoreThanOnce = new ArrayList<>();
-        query("SELECT h.order_id, string_agg(h.actor || '@' || h.actor_name || ' seq ' || h.seq, ', ' ORDER BY h.seq)"
+        Rows.query("SELECT h.order_id, string_agg(h.actor || '@' || h.actor_name || ' seq ' || h.seq, ', ' ORDER BY h.seq)"
                         + " FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
                         + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.from_state = 'Pending'"
                         + " AND h.to_state = 'Processing' GROUP BY h.order_id HAVING count(*) > 1 LIMIT 10", prefix + "%",
                 rows -> claimedMoreThanOnce.add(rows.getString(1) + " [" + rows.getString(2) + "]"));
         Map<String, Long> claimsByInstance = new TreeMap<>();
-        query("SELECT h.actor_name, count(*) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
+        Rows.query("SELECT h.actor_name, count(*) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
                         + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.from_state = 'Pending'"
                         + " AND h.to_state = 'Processing' GROUP BY h.actor_name", prefix + "%",
                 rows -> claimsByInstance.put(rows.getString(1), rows.getLong(2)));
@@ -210,26 +211,10 @@ class ClaimContentionIT {
 
     private static Map<String, Long> states(String prefix) {
         Map<String, Long> states = new TreeMap<>();
-        query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+        Rows.query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
                 + " WHERE o.customer_id LIKE ? GROUP BY s.process_state", prefix + "%",
                 rows -> states.put(rows.getString(1), rows.getLong(2)));
         return states;
     }
 
-    private interface RowHandler {
-        void row(ResultSet rows) throws SQLException;
-    }
-
-    private static void query(String sql, String parameter, RowHandler handler) {
-        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setString(1, parameter);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    handler.row(rows);
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }
