@@ -2,7 +2,8 @@
 -- it; they are sent after the commit and deleted once the broker has them. A row left behind (a crash
 -- between the commit and the send, a broker outage longer than the sender holds messages) is sent again
 -- by the relay: a notification exists exactly when its transition committed, delivered at least once.
-CREATE SEQUENCE notification_outbox_seq INCREMENT BY 50;
+-- JPA takes ids 50 at a time (allocationSize): each nextval is the top of a block, so it starts at 50.
+CREATE SEQUENCE notification_outbox_seq START WITH 50 INCREMENT BY 50;
 CREATE TABLE notification_outbox (
     id             BIGINT        PRIMARY KEY,
     order_id       VARCHAR(36)   NOT NULL,

@@ -8,6 +8,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationRuntimeException;
+import jakarta.jms.JMSSecurityRuntimeException;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSProducer;
@@ -84,12 +85,30 @@ public class CourierSender {
         return latest;
     }
 
+    /**
+     * The destination object. The client asks the broker whether a queue exists each time one is made:
+     * the application's own destinations are made once and kept (they are only names); a client's reply
+     * destination is looked up each time, as it may be gone.
+     */
+    private Destination destination(Parcel parcel) {
+        if (!Destinations.isInternal(parcel.destination())) {
+            return parcel.topic() ? jms.createTopic(parcel.destination()) : jms.createQueue(parcel.destination());
+        }
+        return INTERNAL.computeIfAbsent((parcel.topic() ? "topic:" : "queue:") + parcel.destination(),
+                key -> parcel.topic() ? jms.createTopic(parcel.destination()) : jms.createQueue(parcel.destination()));
+    }
+
+    private static final java.util.concurrent.ConcurrentMap<String, Destination> INTERNAL =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private void sendOne(Parcel parcel, Object body, OffsetDateTime expiresAt, OffsetDateTime now) {
         Destination destination;
         try {
-            destination = parcel.topic() ? jms.createTopic(parcel.destination()) : jms.createQueue(parcel.destination());
-        } catch (JMSRuntimeException e) {
-            // Only a client's reply destination can be missing (its connection went away): nobody is left to read.
+            destination = destination(parcel);
+        } catch (InvalidDestinationRuntimeException | JMSSecurityRuntimeException e) {
+            // Only a client's reply destination can be missing (its connection went away, or it is not one
+            // the application may send to): nobody is left to read. Any other failure is the broker's, and
+            // is thrown: the courier retries the drain.
             LOG.log(Level.WARNING, "Destination {0} is not available ({1}); a message to it was dropped",
                     new Object[] {parcel.destination(), e.getMessage()});
             return;
@@ -107,8 +126,9 @@ public class CourierSender {
         }
         try {
             producer.send(destination, body instanceof String text ? text : Json.write(body));
-        } catch (InvalidDestinationRuntimeException e) {
-            LOG.log(Level.WARNING, "Destination {0} no longer exists; a message to it was dropped", parcel.destination());
+        } catch (InvalidDestinationRuntimeException | JMSSecurityRuntimeException e) {
+            LOG.log(Level.WARNING, "Destination {0} refused a message, dropped: {1}",
+                    new Object[] {parcel.destination(), e.getMessage()});
         }
     }
 }

@@ -60,6 +60,9 @@ public class NotificationRelay {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void resendStale() {
         try {
+            if (courier.isStalled()) {
+                return; // the copies would only queue up behind the first ones
+            }
             if (!lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(30))) {
                 return;
             }

@@ -95,7 +95,30 @@ public class OrderQueueListener implements MessageListener {
                     + " order ids, or an id longer than " + MAX_ORDER_ID + " characters");
             return;
         }
-        scheduler.claim(orderIds);
+        claim(orderIds);
+    }
+
+    /**
+     * Claims a batch of hinted orders in one transaction; if that fails, each in its own, so that one order
+     * that cannot be claimed does not hold up the others. One that still fails is left to the
+     * stranded-order poller (the hint is acknowledged: a redelivery could do no better).
+     */
+    private void claim(List<String> orderIds) {
+        try {
+            scheduler.claim(orderIds);
+        } catch (RuntimeException batchFailure) {
+            if (orderIds.size() == 1) {
+                throw batchFailure;
+            }
+            for (String orderId : orderIds) {
+                try {
+                    scheduler.claim(List.of(orderId));
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "Could not claim order {0} ({1}); the stranded-order poller will retry it",
+                            new Object[] {orderId, e.toString()});
+                }
+            }
+        }
     }
 
     private void submit(Message message) throws JMSException {

@@ -140,7 +140,10 @@ public class OrderState {
      * and step with another token was not written by an agent that saw the request: it is forged.
      */
     public boolean holdsToken(String token) {
-        return lockedStep().map(step -> FenceToken.matches(step.fenceToken(), token)).orElse(false);
+        // An attempt started before tokens existed (claimed by a version before V7) has none: its epoch
+        // alone fences it, as it did then.
+        return lockedStep().map(step -> step.fenceToken() == null || FenceToken.matches(step.fenceToken(), token))
+                .orElse(false);
     }
 
     /** The running attempt succeeded. Returns the next attempt, started in place by the same owner, if any. */

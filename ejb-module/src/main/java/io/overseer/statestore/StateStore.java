@@ -148,15 +148,17 @@ public class StateStore {
             + " AND updated_at < ?2 ORDER BY updated_at LIMIT ?3";
 
     /**
-     * Locks the given records (those that exist), waiting for rows another transaction holds. Rows are
-     * locked in id order, so two transactions locking overlapping batches never deadlock.
+     * Locks those of the given records that an attempt is running on (only they can take a reply),
+     * waiting for rows another transaction holds. Rows are locked in id order, so two transactions
+     * locking overlapping batches never deadlock; an unclaimed record is not locked, so a late reply
+     * never makes a dispatch hint's claim skip it.
      */
     @SuppressWarnings("unchecked")
     public List<OrderState> lockAll(Collection<String> orderIds) {
         if (orderIds.isEmpty()) {
             return List.of();
         }
-        var query = em.createNativeQuery("SELECT order_id FROM order_state WHERE order_id IN ("
+        var query = em.createNativeQuery("SELECT order_id FROM order_state WHERE locked_by IS NOT NULL AND order_id IN ("
                 + placeholders(1, orderIds.size()) + ") ORDER BY order_id FOR UPDATE");
         bind(query, 1, orderIds);
         return load(query.getResultList());
