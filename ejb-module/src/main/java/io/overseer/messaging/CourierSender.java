@@ -98,6 +98,27 @@ public class CourierSender {
                 key -> parcel.topic() ? jms.createTopic(parcel.destination()) : jms.createQueue(parcel.destination()));
     }
 
+    /**
+     * Whether the broker answered that the destination does not exist or may not be used — as opposed to
+     * not answering. The Artemis client reports a missing queue as a plain JMSException ("There is no
+     * queue with name …"), so its message is what tells.
+     */
+    static boolean isGone(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidDestinationRuntimeException || cause instanceof JMSSecurityRuntimeException
+                    || cause instanceof jakarta.jms.InvalidDestinationException
+                    || cause instanceof jakarta.jms.JMSSecurityException) {
+                return true;
+            }
+            String message = cause.getMessage();
+            if (message != null && (message.contains("There is no queue") || message.contains("There is no topic")
+                    || message.contains("does not exist"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static final java.util.concurrent.ConcurrentMap<String, Destination> INTERNAL =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -105,10 +126,12 @@ public class CourierSender {
         Destination destination;
         try {
             destination = destination(parcel);
-        } catch (InvalidDestinationRuntimeException | JMSSecurityRuntimeException e) {
+        } catch (JMSRuntimeException e) {
+            if (!isGone(e)) {
+                throw e; // the broker's failure: the courier retries the drain
+            }
             // Only a client's reply destination can be missing (its connection went away, or it is not one
-            // the application may send to): nobody is left to read. Any other failure is the broker's, and
-            // is thrown: the courier retries the drain.
+            // the application may send to): nobody is left to read.
             LOG.log(Level.WARNING, "Destination {0} is not available ({1}); a message to it was dropped",
                     new Object[] {parcel.destination(), e.getMessage()});
             return;
@@ -126,7 +149,10 @@ public class CourierSender {
         }
         try {
             producer.send(destination, body instanceof String text ? text : Json.write(body));
-        } catch (InvalidDestinationRuntimeException | JMSSecurityRuntimeException e) {
+        } catch (JMSRuntimeException e) {
+            if (!isGone(e)) {
+                throw e;
+            }
             LOG.log(Level.WARNING, "Destination {0} refused a message, dropped: {1}",
                     new Object[] {parcel.destination(), e.getMessage()});
         }
