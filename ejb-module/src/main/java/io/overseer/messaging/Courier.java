@@ -80,7 +80,6 @@ public class Courier {
     private volatile long sendingSince;
     /** A send that takes longer than this is a broker that does not answer (frozen, or a half-open link). */
     private static final long SLOW_SEND_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private final AtomicLong sent = new AtomicLong();
 
     @PostConstruct
     void start() {
@@ -124,15 +123,6 @@ public class Courier {
             pending = created;
         }
         pending.add(parcel);
-    }
-
-    /** Parcels sent since start, and parcels dropped because the queue was full. */
-    public long sent() {
-        return sent.get();
-    }
-
-    public long dropped() {
-        return dropped.get();
     }
 
     private void offer(List<Parcel> parcels) {
@@ -193,7 +183,6 @@ public class Courier {
                 } finally {
                     sendingSince = 0;
                 }
-                sent.addAndGet(drain.size());
                 failingSince = 0;
                 announceReceipts(drain);
                 if (failures > 0) {
