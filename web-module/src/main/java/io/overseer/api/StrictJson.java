@@ -1,11 +1,11 @@
 package io.overseer.api;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
@@ -32,6 +32,11 @@ import java.util.Set;
 final class StrictJson {
 
     static final int MAX_DEPTH = 16;
+    /**
+     * Looked up once: {@code Json.createParser} and {@code Json.createReader} search the class path for a
+     * provider on every call, which was a tenth of the CPU a submission costs (JFR, BENCHMARKS.md).
+     */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     private StrictJson() {
     }
@@ -43,7 +48,7 @@ final class StrictJson {
         }
         checkStructure(text);
         JsonValue tree;
-        try (var reader = Json.createReader(new StringReader(text))) {
+        try (var reader = JSON.createReader(new StringReader(text))) {
             tree = reader.readValue();
         }
         List<Problem.FieldError> errors = new ArrayList<>();
@@ -57,7 +62,7 @@ final class StrictJson {
     /** One streaming pass before building a tree: a top-level object, bounded depth, no duplicate keys. */
     private static void checkStructure(String text) {
         Deque<Set<String>> objects = new ArrayDeque<>(); // one key set per open object, null per open array
-        try (JsonParser parser = Json.createParser(new StringReader(text))) {
+        try (JsonParser parser = JSON.createParser(new StringReader(text))) {
             while (parser.hasNext()) {
                 JsonParser.Event event = parser.next();
                 switch (event) {
