@@ -10,7 +10,7 @@ import io.overseer.submission.OrderSubmission;
 import io.overseer.submission.SubmissionKey;
 import io.overseer.submission.SubmissionKeyConflictException;
 import io.overseer.submission.Submitted;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -43,9 +43,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * Submit orders, list them, read their state and history. Errors become problem responses in
  * {@link ProblemMappers}; who may call what is declared in web.xml.
+ *
+ * <p>One instance for the application, request state only in parameters: making this bean and injecting
+ * its EJB references once per request was a tenth of the CPU a submission costs (JFR, BENCHMARKS.md).
  */
 @Path("orders")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "orders")
 public class OrdersResource {
@@ -58,10 +61,6 @@ public class OrdersResource {
     OrderSubmission submission;
     @Inject
     OrderQueries queries;
-    @Context
-    UriInfo uriInfo;
-    @Context
-    SecurityContext security;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -81,7 +80,8 @@ public class OrdersResource {
     public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order,
                            @Parameter(description = "client key making retries safe")
                            @HeaderParam("Idempotency-Key") @Pattern(regexp = KEY_FORMAT,
-                                   message = "must be 1-255 visible ASCII characters") String idempotencyKey)
+                                   message = "must be 1-255 visible ASCII characters") String idempotencyKey,
+                           @Context UriInfo uriInfo, @Context SecurityContext security)
             throws InvalidOrderException, SubmissionKeyConflictException {
         SubmissionKey key = idempotencyKey == null ? null
                 : SubmissionKey.of("http:" + security.getUserPrincipal().getName(), idempotencyKey, order);
@@ -102,18 +102,19 @@ public class OrdersResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     public Response list(@Parameter(description = "only orders in this state") @QueryParam("state") String state,
                          @Parameter(description = "page size, 1-200, default 50") @QueryParam("limit") String limit,
-                         @Parameter(description = "cursor from a previous page") @QueryParam("after") String after) {
+                         @Parameter(description = "cursor from a previous page") @QueryParam("after") String after,
+                         @Context UriInfo uriInfo) {
         ListQuery query = ListQuery.of(state, limit, after);
         ListQuery.Cursor cursor = query.after();
         List<OrderSummary> found = queries.list(query.state(), cursor == null ? null : cursor.createdAt(),
                 cursor == null ? null : cursor.orderId(), query.limit() + 1);
         List<OrderSummary> page = found.subList(0, Math.min(found.size(), query.limit()));
-        URI next = found.size() > query.limit() ? nextPage(query, page.get(page.size() - 1)) : null;
+        URI next = found.size() > query.limit() ? nextPage(uriInfo, query, page.get(page.size() - 1)) : null;
         Response.ResponseBuilder response = Response.ok(new OrderPage(page, next == null ? null : next.toString()));
         return (next == null ? response : response.link(next, "next")).build();
     }
 
-    private URI nextPage(ListQuery query, OrderSummary last) {
+    private static URI nextPage(UriInfo uriInfo, ListQuery query, OrderSummary last) {
         var uri = uriInfo.getRequestUriBuilder().replaceQueryParam("limit", query.limit())
                 .replaceQueryParam("after", new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
         return uri.build();
