@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,10 +28,18 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *
  * <p>Why: a send inside the database's transaction makes it an XA transaction with the broker (two-phase,
  * a journal sync per message), and makes every transition wait on the broker — during a broker outage,
- * request threads hung for minutes. Here a transition only appends to an in-memory queue on commit; one
- * sender thread per instance drains whatever waits and sends it in one broker transaction, batching
- * parcels that share a batch key into one message ({@link CourierSender}). Under light load a drain is
- * one parcel, so latency stays low; under load drains grow by themselves.
+ * request threads hung for minutes. Here a transition only appends to an in-memory queue on commit; a
+ * few sender threads per instance ({@code overseer.messaging.senders}) each drain whatever waits in
+ * their lane and send it in one broker transaction, batching parcels that share a batch key into one
+ * message ({@link CourierSender}). Under light load a drain is one parcel, so latency stays low; under
+ * load drains grow by themselves.
+ *
+ * <p>Why several lanes: with one sender thread, a thread among dozens of busy request threads got little
+ * CPU, and every hint, request and reply waited behind its drain (the supervisor even took it for a
+ * stalled broker). Parcels that may be reordered (batched ones: hints, requests and replies, each fenced
+ * in the state store) go to the emptiest lane; a parcel sent alone (a notification, an alert) always
+ * goes to the lane of its destination, so that one consumer receives them in the order in which their
+ * transactions committed.
  *
  * <p>What may be lost, and who recovers it: parcels still queued when the process dies, parcels dropped
  * because the queue is full during a long broker outage, and parcels whose expiry passed while the broker
@@ -70,24 +79,33 @@ public class Courier {
     @ConfigProperty(name = "overseer.messaging.max-drain", defaultValue = "1000")
     int maxDrain;
 
-    private BlockingQueue<Parcel> queue;
+    /** Sender threads, each with its own lane (queue). */
+    @Inject
+    @ConfigProperty(name = "overseer.messaging.senders", defaultValue = "4")
+    int senders;
+
+    private Lane[] lanes;
     private volatile boolean running = true;
-    private Thread worker;
     private final AtomicLong dropped = new AtomicLong();
-    /** Since when the broker has been refusing sends (nanoTime), or 0 while sends go through. */
-    private volatile long failingSince;
-    /** Since when the send under way has been waiting for the broker (nanoTime), or 0 if none is. */
-    private volatile long sendingSince;
+    private final AtomicLong turn = new AtomicLong();
+    /** Lanes whose last send failed: the outage is logged when the first fails and when the last recovers. */
+    private final AtomicInteger failingLanes = new AtomicInteger();
     /** A send that takes longer than this is a broker that does not answer (frozen, or a half-open link). */
     private static final long SLOW_SEND_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     @PostConstruct
     void start() {
-        queue = new LinkedBlockingQueue<>(capacity);
-        worker = threads.newThread(this::drainLoop);
-        worker.setName("overseer-courier");
-        worker.setDaemon(true);
-        worker.start();
+        if (senders < 1) {
+            throw new IllegalStateException("overseer.messaging.senders must be at least 1, not " + senders);
+        }
+        lanes = new Lane[senders];
+        for (int i = 0; i < senders; i++) {
+            lanes[i] = new Lane(Math.max(1, capacity / senders));
+            lanes[i].worker = threads.newThread(lanes[i]::drainLoop);
+            lanes[i].worker.setName("overseer-courier-" + i);
+            lanes[i].worker.setDaemon(true);
+            lanes[i].worker.start();
+        }
     }
 
     /**
@@ -127,8 +145,15 @@ public class Courier {
 
     private void offer(List<Parcel> parcels) {
         int lost = 0;
+        Lane free = null;
         for (Parcel parcel : parcels) {
-            if (!queue.offer(parcel)) {
+            Lane lane;
+            if (parcel.batchKey() == null) {
+                lane = lanes[Math.floorMod(parcel.destination().hashCode(), lanes.length)];
+            } else {
+                lane = free == null ? (free = emptiest()) : free;
+            }
+            if (!lane.queue.offer(parcel)) {
                 lost++;
             }
         }
@@ -138,23 +163,17 @@ public class Courier {
         }
     }
 
-    private void drainLoop() {
-        while (running || !queue.isEmpty()) {
-            List<Parcel> drain = new ArrayList<>();
-            try {
-                Parcel first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                drain.add(first);
-                queue.drainTo(drain, maxDrain - 1);
-                deliver(drain);
-            } catch (InterruptedException e) {
-                if (!running) {
-                    return;
-                }
+    /** The lane with the fewest waiting parcels, looking from the next lane in turn (so idle lanes share). */
+    private Lane emptiest() {
+        int start = (int) Math.floorMod(turn.getAndIncrement(), (long) lanes.length);
+        Lane best = lanes[start];
+        for (int i = 1; i < lanes.length && !best.queue.isEmpty(); i++) {
+            Lane lane = lanes[(start + i) % lanes.length];
+            if (lane.queue.size() < best.queue.size()) {
+                best = lane;
             }
         }
+        return best;
     }
 
     /**
@@ -163,57 +182,101 @@ public class Courier {
      * does not spend the retries of attempts whose requests could not even be sent.
      */
     public boolean isStalled() {
-        long sending = sendingSince;
-        return failingSince != 0 || (sending != 0 && System.nanoTime() - sending > SLOW_SEND_NANOS);
+        for (Lane lane : lanes) {
+            if (lane.isStalled()) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /**
-     * Retries until the broker takes the drain; parcels that expire meanwhile are left out. A failure
-     * that is not the broker's (a bug: a body that cannot be written) drops the drain instead of blocking
-     * every later message: the poller and the supervisor recover what it would have started.
-     */
-    private void deliver(List<Parcel> drain) throws InterruptedException {
-        long wait = RETRY_INITIAL_MS;
-        int failures = 0;
-        while (true) {
-            try {
-                sendingSince = System.nanoTime();
+    /** One sender thread and the parcels it sends, in the order they were queued. */
+    private final class Lane {
+        final BlockingQueue<Parcel> queue;
+        Thread worker;
+        /** Since when the broker has been refusing this lane's sends (nanoTime), or 0 while sends go through. */
+        volatile long failingSince;
+        /** Since when the send under way has been waiting for the broker (nanoTime), or 0 if none is. */
+        volatile long sendingSince;
+
+        Lane(int capacity) {
+            queue = new LinkedBlockingQueue<>(capacity);
+        }
+
+        boolean isStalled() {
+            long sending = sendingSince;
+            return failingSince != 0 || (sending != 0 && System.nanoTime() - sending > SLOW_SEND_NANOS);
+        }
+
+        private void drainLoop() {
+            while (running || !queue.isEmpty()) {
+                List<Parcel> drain = new ArrayList<>();
                 try {
-                    sender.send(drain, maxBatch);
-                } finally {
-                    sendingSince = 0;
+                    Parcel first = queue.poll(200, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    drain.add(first);
+                    queue.drainTo(drain, maxDrain - 1);
+                    deliver(drain);
+                } catch (InterruptedException e) {
+                    if (!running) {
+                        return;
+                    }
                 }
-                failingSince = 0;
-                announceReceipts(drain);
-                if (failures > 0) {
-                    LOG.log(Level.WARNING, "Broker reachable again after {0} failed sends; outgoing messages flow",
-                            failures);
-                }
-                return;
-            } catch (BrokerUnavailableException | RuntimeException e) {
-                if (isBug(e)) {
-                    LOG.log(Level.SEVERE, "Dropped " + drain.size() + " outgoing messages that could not be written", e);
+            }
+        }
+
+        /**
+         * Retries until the broker takes the drain; parcels that expire meanwhile are left out. A failure
+         * that is not the broker's (a bug: a body that cannot be written) drops the drain instead of blocking
+         * every later message: the poller and the supervisor recover what it would have started.
+         */
+        private void deliver(List<Parcel> drain) throws InterruptedException {
+            long wait = RETRY_INITIAL_MS;
+            int failures = 0;
+            while (true) {
+                try {
+                    sendingSince = System.nanoTime();
+                    try {
+                        sender.send(drain, maxBatch);
+                    } finally {
+                        sendingSince = 0;
+                    }
+                    if (failingSince != 0) {
+                        failingSince = 0;
+                        if (failingLanes.decrementAndGet() == 0) {
+                            LOG.log(Level.WARNING, "Broker reachable again; outgoing messages flow");
+                        }
+                    }
+                    announceReceipts(drain);
                     return;
+                } catch (BrokerUnavailableException | RuntimeException e) {
+                    if (isBug(e)) {
+                        LOG.log(Level.SEVERE, "Dropped " + drain.size() + " outgoing messages that could not be written", e);
+                        return;
+                    }
+                    failures++;
+                    if (failingSince == 0) {
+                        failingSince = System.nanoTime();
+                        if (failingLanes.getAndIncrement() == 0) { // once per outage, not once per lane
+                            LOG.log(Level.WARNING, "Could not send " + drain.size() + " outgoing messages; retrying"
+                                    + " every " + RETRY_CAP_MS + " ms at most until the broker takes them: " + e);
+                        }
+                    }
+                    if (!running && failures > 3) {
+                        LOG.log(Level.WARNING, "Shutting down: {0} outgoing messages not sent", drain.size() + queue.size());
+                        queue.clear();
+                        return;
+                    }
+                    var now = clocks.now();
+                    drain.removeIf(parcel -> parcel.isExpired(now));
+                    if (drain.isEmpty()) {
+                        return;
+                    }
+                    Thread.sleep(wait);
+                    wait = Math.min(RETRY_CAP_MS, wait * 2);
                 }
-                if (failingSince == 0) {
-                    failingSince = System.nanoTime();
-                }
-                if (failures++ == 0) {
-                    LOG.log(Level.WARNING, "Could not send " + drain.size() + " outgoing messages; retrying every "
-                            + RETRY_CAP_MS + " ms at most until the broker takes them: " + e);
-                }
-                if (!running && failures > 3) {
-                    LOG.log(Level.WARNING, "Shutting down: {0} outgoing messages not sent", drain.size() + queue.size());
-                    queue.clear();
-                    return;
-                }
-                var now = clocks.now();
-                drain.removeIf(parcel -> parcel.isExpired(now));
-                if (drain.isEmpty()) {
-                    return;
-                }
-                Thread.sleep(wait);
-                wait = Math.min(RETRY_CAP_MS, wait * 2);
             }
         }
     }
@@ -242,15 +305,18 @@ public class Courier {
         }
     }
 
-    /** Lets the sender finish what is queued, briefly: the work is safe in PostgreSQL either way. */
+    /** Lets the senders finish what is queued, briefly: the work is safe in PostgreSQL either way. */
     @PreDestroy
     void stop() {
         running = false;
-        try {
-            worker.join(3000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        for (Lane lane : lanes) {
+            try {
+                lane.worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            lane.worker.interrupt();
         }
-        worker.interrupt();
     }
 }
