@@ -45,8 +45,9 @@ final class Report {
         line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
                 + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"
                 + " load generator, Payara, Artemis, PostgreSQL, the simulator and the peers share the cores.");
-        line("Warm-up before measuring: " + run.warmupOrders + " three-step and " + run.warmupOrders
-                + " no-op orders (checked, not reported).");
+        line("Warm-up before measuring: " + run.warmupOrders + " three-step orders over REST, as many over JMS and "
+                + run.warmupOrders + " no-op orders, " + run.options.clients() + " clients (checked, not reported; each"
+                + " peer warms up with 2000 tasks).");
         line("");
         figures();
         peersTable();
