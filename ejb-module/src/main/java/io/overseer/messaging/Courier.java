@@ -29,16 +29,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>Why: a send inside the database's transaction makes it an XA transaction with the broker (two-phase,
  * a journal sync per message), and makes every transition wait on the broker — during a broker outage,
  * request threads hung for minutes. Here a transition only appends to an in-memory queue on commit; a
- * few sender threads per instance ({@code overseer.messaging.senders}) each drain whatever waits in
- * their lane and send it in one broker transaction, batching parcels that share a batch key into one
- * message ({@link CourierSender}). Under light load a drain is one parcel, so latency stays low; under
- * load drains grow by themselves.
+ * sender thread drains whatever waits in its lane and sends it in one broker transaction, batching
+ * parcels that share a batch key into one message ({@link CourierSender}). Under light load a drain is
+ * one parcel, so latency stays low; under load drains grow by themselves.
  *
- * <p>Why several lanes: with one sender thread, a thread among dozens of busy request threads got little
- * CPU, and every hint, request and reply waited behind its drain (the supervisor even took it for a
- * stalled broker). Parcels that may be reordered (batched ones: hints, requests and replies, each fenced
- * in the state store) go to the emptiest lane; a parcel sent alone (a notification, an alert) always
- * goes to the lane of its destination, so that one consumer receives them in the order in which their
+ * <p>One lane by default ({@code overseer.messaging.senders}): measured on 2 cores, four lanes cost 17 %
+ * more CPU per order and ran 25 % slower end to end (smaller drains, more messages and broker
+ * transactions — BENCHMARKS.md). More lanes are for a sender that cannot keep up on bigger machines.
+ * With several, parcels that may be reordered (batched ones: hints, requests and replies, each fenced in
+ * the state store) go to the emptiest lane; a parcel sent alone (a notification, an alert) always goes
+ * to the lane of its destination, so that one consumer receives them in the order in which their
  * transactions committed.
  *
  * <p>What may be lost, and who recovers it: parcels still queued when the process dies, parcels dropped
@@ -79,9 +79,9 @@ public class Courier {
     @ConfigProperty(name = "overseer.messaging.max-drain", defaultValue = "1000")
     int maxDrain;
 
-    /** Sender threads, each with its own lane (queue). */
+    /** Sender threads, each with its own lane (queue); see the class comment for why one by default. */
     @Inject
-    @ConfigProperty(name = "overseer.messaging.senders", defaultValue = "4")
+    @ConfigProperty(name = "overseer.messaging.senders", defaultValue = "1")
     int senders;
 
     private Lane[] lanes;
