@@ -81,7 +81,14 @@ public class RemoteServiceAgent implements MessageListener {
             deadLetters.reject(message, Destinations.AGENT_REQUESTS, "agent request without orderId, operation or completeBy");
             return;
         }
-        Set<String> current = fence.current(requests);
+        Set<String> current;
+        try {
+            current = fence.current(requests);
+        } catch (RuntimeException e) {
+            // Delivered again while the database is out; the request expires with its attempt's complete-by.
+            deadLetters.retryOrReject(message, Destinations.AGENT_REQUESTS, e);
+            return;
+        }
         List<Future<?>> running = new ArrayList<>(requests.size());
         for (AgentRequest request : requests) {
             if (!current.contains(AttemptFence.key(request.orderId(), request.epoch()))) {

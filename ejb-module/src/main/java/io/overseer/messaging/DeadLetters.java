@@ -10,6 +10,7 @@ import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import java.util.Collections;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -17,8 +18,9 @@ import java.util.logging.Logger;
  * Moves a message that can never be processed (malformed, invalid, forged) to the dead-letter queue with
  * the reason. Listeners run without a transaction and acknowledge a message when onMessage returns, so
  * the original is acknowledged only after the copy was sent (a crash in between sends a second copy).
- * Failures that may pass (database down) are not dead-lettered here: the listener rethrows them so the
- * broker redelivers, and dead-letters them itself after its configured attempts.
+ * A failure while processing goes through {@link #retryOrReject}: the broker delivers the message again
+ * while the failure is an outage, and it comes here with the failure as its reason once it is clearly not
+ * (see {@link Redelivery}).
  */
 @ApplicationScoped
 public class DeadLetters {
@@ -28,6 +30,28 @@ public class DeadLetters {
     @Inject
     @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
     JMSContext jms;
+
+    /**
+     * Rethrows {@code failure}, so that the broker delivers the message again, unless {@link Redelivery}
+     * says it has failed often enough for a reason that is not an outage: then it is dead-lettered with
+     * that reason and this returns normally (the message is acknowledged).
+     */
+    public void retryOrReject(Message message, String origin, RuntimeException failure) {
+        Optional<String> reason = Redelivery.deadLetterReason(deliveryCount(message), failure);
+        if (reason.isEmpty()) {
+            throw failure;
+        }
+        LOG.log(Level.WARNING, "A message from " + origin + " keeps failing; dead-lettering it", failure);
+        reject(message, origin, reason.get());
+    }
+
+    private static int deliveryCount(Message message) {
+        try {
+            return message.propertyExists("JMSXDeliveryCount") ? message.getIntProperty("JMSXDeliveryCount") : 1;
+        } catch (JMSException | NumberFormatException e) {
+            return 1;
+        }
+    }
 
     public void reject(Message message, String origin, String reason) {
         try {

@@ -29,7 +29,9 @@ import java.util.logging.Logger;
  * alerted by the scheduler. Neither touches an order.
  *
  * <p>No transaction around the delivery: the message is acknowledged when onMessage returns, after the
- * database commit. A failure rolls nothing into the broker; rethrown, it makes the broker redeliver.
+ * database commit. A failure rolls nothing into the broker: the message is delivered again while the
+ * database is out, and dead-lettered with the failure once it has failed five times for another reason
+ * ({@link DeadLetters#retryOrReject}); an attempt whose reply never lands expires and is retried.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -75,7 +77,14 @@ public class AgentReplyListener implements MessageListener {
             deadLetters.reject(message, Destinations.AGENT_REPLIES, "agent reply without orderId, operation or outcome");
             return;
         }
-        for (AgentReply forged : apply(replies)) {
+        List<AgentReply> refused;
+        try {
+            refused = apply(replies);
+        } catch (RuntimeException e) {
+            deadLetters.retryOrReject(message, Destinations.AGENT_REPLIES, e);
+            return;
+        }
+        for (AgentReply forged : refused) {
             deadLetters.rejectItem(forged.orderId(), Json.write(forged), Destinations.AGENT_REPLIES,
                     "agent reply for the running attempt without its token", sender);
         }

@@ -17,6 +17,7 @@ import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
 import io.overseer.platform.Json;
+import io.overseer.platform.Outage;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,8 +27,10 @@ import java.util.logging.Logger;
  * {@link OrderMessages}), stored in one transaction and claimed at once in the next, and dispatch hints
  * for Pending orders — one order id in the {@code orderId} property, or a batch in the body — claimed
  * in one transaction. A message that can never be processed goes to the dead-letter queue with the
- * reason, at once; any other failure is rethrown, and the broker redelivers it (max-delivery-attempts in
- * broker.xml), then dead-letters it.
+ * reason, at once. A new order that fails to be stored is delivered again for as long as the database is
+ * out, and dead-lettered with the failure once it has failed five times for another reason
+ * ({@link DeadLetters#retryOrReject}). A hint is never delivered again: its order waits in the state
+ * store, where the stranded-order poller finds it.
  *
  * <p>No transaction around the delivery: the message is acknowledged when onMessage returns, after the
  * database commit. An order redelivered after a crash between the two is not stored twice: its key (the
@@ -69,6 +72,8 @@ public class OrderQueueListener implements MessageListener {
                 case DISPATCH -> dispatch(message);
                 case SUBMIT -> submit(message);
             }
+        } catch (RuntimeException e) {
+            deadLetters.retryOrReject(message, Destinations.ORDERS, e);
         } catch (JMSException e) {
             throw new IllegalStateException("Could not read a message from " + Destinations.ORDERS, e);
         }
@@ -101,14 +106,17 @@ public class OrderQueueListener implements MessageListener {
     /**
      * Claims a batch of hinted orders in one transaction; if that fails, each in its own, so that one order
      * that cannot be claimed does not hold up the others. One that still fails is left to the
-     * stranded-order poller (the hint is acknowledged: a redelivery could do no better).
+     * stranded-order poller (the hint is acknowledged: a redelivery could do no better, and hints that
+     * failed during an outage would otherwise end in the DLQ).
      */
     private void claim(List<String> orderIds) {
         try {
             scheduler.claim(orderIds);
         } catch (RuntimeException batchFailure) {
-            if (orderIds.size() == 1) {
-                throw batchFailure;
+            if (orderIds.size() == 1 || Outage.isOutage(batchFailure)) {
+                LOG.log(Level.WARNING, "Could not claim {0} hinted orders ({1}); the stranded-order poller will",
+                        new Object[] {orderIds.size(), batchFailure.toString()});
+                return;
             }
             for (String orderId : orderIds) {
                 try {

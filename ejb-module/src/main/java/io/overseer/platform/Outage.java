@@ -1,0 +1,65 @@
+package io.overseer.platform;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+
+/**
+ * Tells a failure of the infrastructure — the database unreachable, restarting or refusing connections,
+ * the connection pool empty — from a failure of the work itself. An outage passes by itself: a message is
+ * delivered again ({@link io.overseer.messaging.Redelivery}), an HTTP client is told to retry later
+ * (503 with Retry-After), and neither is treated as a poison message or a bug.
+ */
+public final class Outage {
+
+    /** Causes looked at: a chain that loops back on itself ends here. */
+    public static final int MAX_DEPTH = 32;
+
+    private Outage() {
+    }
+
+    /**
+     * Whether the failure says a resource is unreachable or unavailable for now, rather than that this
+     * message cannot be processed: SQL states of class 08 (connection), 53 (insufficient resources),
+     * 57 (operator intervention: shutdown, crash recovery), 40 (serialization failure, deadlock) and
+     * 55P03 (lock not available); the JDBC driver's transient and recoverable exceptions; a refused
+     * connection; a connection pool that could not hand out a connection.
+     */
+    public static boolean isOutage(Throwable failure) {
+        int depth = 0;
+        for (Throwable cause = failure; cause != null && depth++ < MAX_DEPTH; cause = next(cause)) {
+            if (cause instanceof SQLTransientException || cause instanceof SQLRecoverableException
+                    || cause instanceof ConnectException) {
+                return true;
+            }
+            if (cause instanceof SQLException sql && isOutageState(sql.getSQLState())) {
+                return true;
+            }
+            if (cause.getClass().getName().startsWith("jakarta.resource.")) {
+                return true; // the pool could not allocate a connection (ResourceException and its kind)
+            }
+            if (cause instanceof javax.transaction.xa.XAException || cause instanceof jakarta.transaction.SystemException) {
+                // The transaction manager could not complete the transaction with its resource: a request's
+                // transaction holds only the database (messages leave after the commit), so the database
+                // went away mid-commit. The Payara chain keeps only the message, not the cause.
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean isOutageState(String state) {
+        return state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
+                || state.startsWith("40") || state.equals("55P03"));
+    }
+
+    /** The cause, including a SQLException's chained next exception (where a batch hides the reason). */
+    public static Throwable next(Throwable cause) {
+        Throwable next = cause.getCause();
+        if (next == null && cause instanceof SQLException sql) {
+            next = sql.getNextException();
+        }
+        return next == cause ? null : next;
+    }
+}
