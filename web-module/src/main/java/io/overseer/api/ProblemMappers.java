@@ -1,5 +1,6 @@
 package io.overseer.api;
 
+import io.overseer.platform.Outage;
 import jakarta.json.bind.JsonbException;
 import jakarta.json.stream.JsonParsingException;
 import jakarta.validation.ConstraintViolation;
@@ -13,6 +14,8 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -151,9 +154,19 @@ public final class ProblemMappers {
         }
     }
 
-    /** Anything else is our fault: 500 without internals. */
+    /**
+     * Anything else is our fault: 500 without internals — unless the database is out (unreachable,
+     * restarting, no connection to be had), which passes by itself: 503 with Retry-After, so that clients
+     * retry instead of reporting an error, logged once per outage rather than once per request.
+     */
     @Provider
     public static class Unexpected implements ExceptionMapper<RuntimeException> {
+        /** Seconds a client is asked to wait: about what PostgreSQL takes to restart after a crash. */
+        static final int RETRY_AFTER_SECONDS = 5;
+        private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(30);
+        private static final AtomicLong LAST_OUTAGE_LOG =
+                new AtomicLong(System.nanoTime() - QUIET_NANOS);
+
         @Override
         public Response toResponse(RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
@@ -161,8 +174,24 @@ public final class ProblemMappers {
                     return new Validation().toResponse(violation);
                 }
             }
+            if (Outage.isOutage(e)) {
+                logOutage(e);
+                return Response.fromResponse(respond(Problem.of(503, "Service Unavailable",
+                        "The database is not reachable just now. Retry later; a retry with the same Idempotency-Key"
+                                + " never makes a second order.")))
+                        .header("Retry-After", RETRY_AFTER_SECONDS).build();
+            }
             LOG.log(Level.SEVERE, "Unexpected failure", e);
             return respond(Problem.of(500, "Internal Server Error", "The request could not be processed"));
+        }
+    }
+
+    private static void logOutage(RuntimeException e) {
+        long last = Unexpected.LAST_OUTAGE_LOG.get();
+        long now = System.nanoTime();
+        if (now - last >= Unexpected.QUIET_NANOS && Unexpected.LAST_OUTAGE_LOG.compareAndSet(last, now)) {
+            LOG.log(Level.WARNING, "The database is not reachable; requests are answered 503 (logged at most every 30 s): {0}",
+                    e.toString());
         }
     }
 }
