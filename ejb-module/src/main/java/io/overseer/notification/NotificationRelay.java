@@ -7,6 +7,7 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -27,6 +28,7 @@ import java.util.logging.Logger;
  * hear a notification twice, never not at all.
  */
 @Singleton
+@DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class NotificationRelay {
 

@@ -4,6 +4,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -28,6 +29,7 @@ import javax.sql.DataSource;
  */
 @Startup
 @Singleton
+@DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class DatabaseClockSync {
 

@@ -4,6 +4,7 @@ import io.overseer.platform.Clocks;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -23,6 +24,7 @@ import java.util.logging.Logger;
  * Non-persistent: a per-instance safety net, not a cluster-wide job.
  */
 @Singleton
+@DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class StrandedOrderPoller {
 

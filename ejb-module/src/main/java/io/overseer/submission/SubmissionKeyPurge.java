@@ -5,6 +5,7 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -23,6 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * own transaction so a large backlog never holds locks for long.
  */
 @Singleton
+@DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class SubmissionKeyPurge {
 

@@ -7,6 +7,7 @@ import io.overseer.platform.JobLease;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -27,6 +28,7 @@ import java.util.logging.Logger;
  * single, and the recovery re-checks each row under its lock, so even two sweeps at once are safe.
  */
 @Singleton
+@DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class Supervisor {
 
