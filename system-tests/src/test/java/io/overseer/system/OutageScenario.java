@@ -1,0 +1,406 @@
+package io.overseer.system;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.launcher.AppServerNode;
+import io.overseer.support.Http;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.Poll;
+import io.overseer.support.Rows;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSException;
+import jakarta.jms.QueueBrowser;
+import jakarta.jms.Session;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpTimeoutException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * A part of the infrastructure fails while orders flow in over REST; subclasses say which and how.
+ * PostgreSQL is the only transactional truth and JMS messages are hints sent after the database commit,
+ * so an outage must not hang the HTTP clients: every {@code POST /api/orders} is answered within 5 s
+ * (202, accepted into PostgreSQL, or 503 with Retry-After), processing resumes within 10 s of the
+ * component's return, every accepted order ends Processed, no effect is applied twice, no message is
+ * dead-lettered, and the application server is never restarted.
+ *
+ * <p>Load: {@value #CLIENTS} client threads at {@value #RATE_PER_SECOND} orders/s in all, each POST
+ * with the 30 s timeout of {@link Http}, so a blocked submission shows as a slow POST, never a hang.
+ * Durations count from the end of the warm-up (a fresh server's first answers are slow for reasons of
+ * its own); 5 s of steady load precede the fault, and their slowest POST is reported beside the limit.
+ * On failure the message carries the figures: POST outcomes, the slowest POSTs (start relative to the
+ * fault), how long after the component's return the first order was Processed, orders by state.
+ */
+abstract class OutageScenario {
+
+    private static final Logger LOG = Logger.getLogger(OutageScenario.class.getName());
+    private static final int CLIENTS = 4;
+    private static final int RATE_PER_SECOND = 16;
+    /**
+     * Orders Processed before measuring starts: a freshly started server answers its first requests
+     * slowly (class loading, JIT), which says nothing about the outage.
+     */
+    private static final int WARM_UP_PROCESSED = 20;
+    /** Steady load, measured, before the fault: the machine's own latency, for comparison. */
+    private static final Duration BASELINE = Duration.ofSeconds(5);
+    /** Load keeps coming this long after the component is back. */
+    private static final Duration LOAD_AFTER_RETURN = Duration.ofSeconds(10);
+    private static final Duration POST_LIMIT = Duration.ofSeconds(5);
+    private static final Duration RESUME_LIMIT = Duration.ofSeconds(10);
+    /** Every accepted order is Processed this long after the fault began. */
+    private static final Duration SETTLED_AFTER_FAULT = Duration.ofSeconds(120);
+    private static final int STEPS = 3;
+
+    private AppServerNode server;
+    private String customerPrefix;
+
+    @AfterEach
+    void stopServer() throws IOException {
+        if (server != null) {
+            server.stop();
+        }
+        LeftoverOrders.park(customerPrefix, getClass().getSimpleName());
+    }
+
+    interface Fault {
+        /** Causes the outage and returns once the component is back (woken, or restarted and active). */
+        void run() throws Exception;
+    }
+
+    void runThrough(String name, String faultDescription, Fault fault) throws Exception {
+        customerPrefix = "c-" + name + "-" + Long.toHexString(System.nanoTime()) + "-";
+        SimulatorApi simulator = TestStack.simulator();
+        simulator.clearFaults();
+        server = SystemServers.payaraMicro(name);
+        server.start();
+        long payaraPid = server.pid();
+        OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
+
+        int deadLettersBefore = deadLetters();
+        Load load = new Load(api, customerPrefix);
+        load.start();
+        OffsetDateTime faultStart;
+        OffsetDateTime componentBack;
+        long faultStartNanos;
+        long measuredFrom;
+        try {
+            Poll.until(WARM_UP_PROCESSED + " orders Processed before the fault", Duration.ofSeconds(120),
+                    () -> count("s.process_state = 'Processed'") >= WARM_UP_PROCESSED);
+            measuredFrom = System.nanoTime();
+            Poll.sleep(BASELINE.toMillis()); // steady load before the fault: part of the scenario
+            faultStart = databaseNow();
+            faultStartNanos = System.nanoTime();
+            fault.run();
+            componentBack = databaseNow();
+            LOG.info("Back " + Duration.between(faultStart, componentBack).toMillis() + " ms after the fault began");
+            Poll.sleep(LOAD_AFTER_RETURN.toMillis()); // load keeps arriving for this long after the return
+        } finally {
+            load.stop();
+        }
+
+        // Wait for the orders to settle, but report the figures whatever happens.
+        String settled = null;
+        Duration settleLeft = SETTLED_AFTER_FAULT.minusNanos(System.nanoTime() - faultStartNanos);
+        try {
+            Poll.until("every order of this test to be Processed (" + SETTLED_AFTER_FAULT.toSeconds()
+                    + " s after the fault)", settleLeft.isNegative() ? Duration.ZERO : settleLeft,
+                    () -> count("s.process_state <> 'Processed'") == 0
+                            && count("TRUE") >= load.accepted().size());
+        } catch (AssertionError e) {
+            settled = e.getMessage();
+        }
+
+        List<Submission> submissions = load.submissions();
+        Map<String, Long> outcomes = submissions.stream()
+                .collect(Collectors.groupingBy(Submission::outcome, TreeMap::new, Collectors.counting()));
+        long steadyFrom = measuredFrom;
+        List<Submission> measured = submissions.stream().filter(s -> s.startNanos() >= steadyFrom).toList();
+        List<Submission> slowest = measured.stream()
+                .sorted(Comparator.comparingLong(Submission::durationNanos).reversed()).limit(10).toList();
+        List<Submission> tooSlow = measured.stream()
+                .filter(s -> s.durationNanos() > POST_LIMIT.toNanos()).toList();
+        long warmUpSlowestMs = submissions.stream().filter(s -> s.startNanos() < steadyFrom)
+                .mapToLong(Submission::durationNanos).max().orElse(0) / 1_000_000;
+        long baselineSlowestMs = measured.stream().filter(s -> s.startNanos() + s.durationNanos() < faultStartNanos)
+                .mapToLong(Submission::durationNanos).max().orElse(0) / 1_000_000;
+        List<Submission> unexpected = submissions.stream().filter(s -> !s.expected()).toList();
+        OffsetDateTime firstProcessedAfterReturn = firstTaskProcessedAfter(componentBack);
+        Duration resume = firstProcessedAfterReturn == null ? null : Duration.between(componentBack, firstProcessedAfterReturn);
+        Map<String, Long> byState = statesOfThisTest();
+        Set<String> accepted = Set.copyOf(load.accepted());
+        long acceptedProcessed = acceptedInState(accepted, "Processed");
+        long ordersInDatabase = count("TRUE");
+        JsonNode stats = simulator.stats();
+        long nowPid = server.pid();
+        int newDeadLetters = deadLetters() - deadLettersBefore;
+
+        String report = faultDescription + ": " + submissions.size() + " POSTs " + outcomes
+                + "; slowest during warm-up " + warmUpSlowestMs + " ms, answered in the " + BASELINE.toSeconds()
+                + " s before the fault " + baselineSlowestMs + " ms; slowest measured (start relative to the fault) "
+                + slowest.stream().map(s -> s.describe(faultStartNanos)).toList()
+                + "; over " + POST_LIMIT.toSeconds() + " s: " + tooSlow.size()
+                + "; first task Processed after the return: "
+                + (resume == null ? "none" : resume.toMillis() + " ms after it")
+                + "; accepted (202) " + accepted.size() + ", of them Processed " + acceptedProcessed
+                + "; orders in PostgreSQL " + ordersInDatabase + " by state " + byState
+                + "; simulator appliedTwice " + stats.path("appliedTwice").asLong()
+                + "; new dead letters " + newDeadLetters
+                + "; Payara pid " + payaraPid + " → " + nowPid;
+        LOG.info(report);
+
+        String settledFailure = settled;
+        List<Executable> checks = new ArrayList<>();
+        checks.add(() -> assertTrue(tooSlow.isEmpty(), tooSlow.size() + " POST /api/orders took longer than "
+                + POST_LIMIT.toSeconds() + " s (after warm-up; the slowest answered in the "
+                + BASELINE.toSeconds() + " s before the fault took " + baselineSlowestMs + " ms); the slowest (start relative to the fault): "
+                + slowest.stream().map(s -> s.describe(faultStartNanos)).toList()));
+        checks.add(() -> assertTrue(unexpected.isEmpty(), unexpected.size()
+                + " POSTs answered neither 202 nor 503 with Retry-After: "
+                + unexpected.stream().limit(10).map(s -> s.describe(faultStartNanos)).toList()));
+        checks.add(() -> assertTrue(resume != null && resume.compareTo(RESUME_LIMIT) <= 0,
+                "processing did not resume within " + RESUME_LIMIT.toSeconds() + " s of the return: first task "
+                        + "Processed after it " + (resume == null ? "never (as of now)" : resume.toMillis() + " ms later")));
+        checks.add(() -> {
+            if (settledFailure != null) {
+                fail("not every order settled: " + settledFailure + "; this test's orders by state " + byState
+                        + "; accepted (202) " + accepted.size() + ", of them Processed " + acceptedProcessed);
+            }
+        });
+        checks.add(() -> assertEquals(0, stats.path("appliedTwice").asLong(), "effects applied twice: " + stats));
+        checks.add(() -> assertEquals(payaraPid, nowPid, "the application server was restarted or died"));
+        // Good messages that failed during the outage are delivered again, never dead-lettered.
+        checks.add(() -> assertEquals(0, newDeadLetters, "messages dead-lettered during the outage"));
+        if (settled == null) {
+            checks.add(() -> assertAllEffectsOnce(simulator, accepted));
+        }
+        assertAll(report, checks.stream());
+    }
+
+    /** Messages in the DLQ now, counted by browsing it as the broker's operator. */
+    private static int deadLetters() throws JMSException {
+        try (var factory = TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
+             jakarta.jms.Connection connection = factory.createConnection()) {
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            try (QueueBrowser browser = session.createBrowser(session.createQueue("DLQ"))) {
+                return java.util.Collections.list(browser.getEnumeration()).size();
+            }
+        }
+    }
+
+    private static void assertAllEffectsOnce(SimulatorApi simulator, Set<String> accepted) {
+        List<String> wrong = new ArrayList<>();
+        for (String id : accepted) {
+            int effects = simulator.effects(id).size();
+            if (effects != STEPS) {
+                wrong.add(id + "=" + effects);
+            }
+        }
+        assertTrue(wrong.isEmpty(), "orders without exactly " + STEPS + " effects: " + wrong);
+    }
+
+    /** One POST: when it started, how long it took, and what it got. */
+    private record Submission(long startNanos, long durationNanos, int status, String retryAfter, String orderId,
+                              String error) {
+
+        boolean expected() {
+            return status == 202 && orderId != null || status == 503 && retryAfter != null;
+        }
+
+        String outcome() {
+            if (error != null) {
+                return error.startsWith("timeout") ? "timeout" : "error";
+            }
+            return status == 503 ? (retryAfter != null ? "503+Retry-After" : "503") : Integer.toString(status);
+        }
+
+        String describe(long faultStartNanos) {
+            return String.format("%.1f s at t%+.1f s: %s", durationNanos / 1e9, (startNanos - faultStartNanos) / 1e9,
+                    error != null ? error : status + (retryAfter != null ? " Retry-After " + retryAfter : ""));
+        }
+    }
+
+    /** Client threads submitting at a steady rate, each POST recorded; a slow POST holds up only its thread. */
+    private static final class Load {
+
+        private final OrdersApi api;
+        private final String customerPrefix;
+        private final ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        private final ConcurrentLinkedQueue<Submission> submissions = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger sequence = new AtomicInteger();
+        private volatile boolean running = true;
+
+        Load(OrdersApi api, String customerPrefix) {
+            this.api = api;
+            this.customerPrefix = customerPrefix;
+        }
+
+        void start() {
+            long interval = TimeUnit.SECONDS.toNanos(1) * CLIENTS / RATE_PER_SECOND;
+            for (int c = 0; c < CLIENTS; c++) {
+                long offset = interval * c / CLIENTS;
+                clients.submit(() -> {
+                    long next = System.nanoTime() + offset;
+                    while (running) {
+                        LockSupport.parkNanos(next - System.nanoTime());
+                        submissions.add(submitOne(customerPrefix + sequence.incrementAndGet()));
+                        next = Math.max(next + interval, System.nanoTime()); // pacing, no catch-up burst
+                    }
+                });
+            }
+        }
+
+        private Submission submitOne(String customer) {
+            HttpRequest.Builder request = Http.authorized(HttpRequest.newBuilder(api.base().resolve("api/orders"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(OrdersApi.order(customer, "A-1", 1))), api.credentials());
+            long start = System.nanoTime();
+            try {
+                Http.Reply reply = Http.send(request); // 30 s timeout
+                long duration = System.nanoTime() - start;
+                String orderId = null;
+                if (reply.status() == 202) {
+                    try {
+                        orderId = reply.json().path("orderId").asText(null);
+                    } catch (UncheckedIOException e) {
+                        orderId = null;
+                    }
+                }
+                return new Submission(start, duration, reply.status(), reply.header("Retry-After"), orderId, null);
+            } catch (UncheckedIOException e) {
+                long duration = System.nanoTime() - start;
+                String error = e.getCause() instanceof HttpTimeoutException
+                        ? "timeout after " + duration / 1_000_000_000 + " s (no answer)"
+                        : "I/O error: " + e.getCause();
+                return new Submission(start, duration, -1, null, null, error);
+            } catch (RuntimeException e) {
+                return new Submission(start, System.nanoTime() - start, -1, null, null, e.toString());
+            }
+        }
+
+        /** Stops submitting; a POST under way ends within its 30 s timeout. */
+        void stop() throws InterruptedException {
+            running = false;
+            clients.shutdown();
+            if (!clients.awaitTermination(45, TimeUnit.SECONDS)) {
+                clients.shutdownNow();
+                throw new AssertionError("client threads still blocked 45 s after the load stopped");
+            }
+            LOG.info("Load stopped after " + submissions.size() + " POSTs");
+        }
+
+        List<Submission> submissions() {
+            return List.copyOf(submissions);
+        }
+
+        List<String> accepted() {
+            return submissions.stream().filter(s -> s.status() == 202 && s.orderId() != null)
+                    .map(Submission::orderId).toList();
+        }
+    }
+
+    /** Orders of this test matching a condition on their state record {@code s}. */
+    private long count(String condition) {
+        return TestStack.scalar("SELECT count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+                + " WHERE o.customer_id LIKE ? AND " + condition, customerPrefix + "%");
+    }
+
+    private Map<String, Long> statesOfThisTest() {
+        Map<String, Long> states = new TreeMap<>();
+        Rows.query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+                + " WHERE o.customer_id LIKE ? GROUP BY s.process_state", customerPrefix + "%",
+                rows -> states.put(rows.getString(1), rows.getLong(2)));
+        return states;
+    }
+
+    private static long acceptedInState(Set<String> accepted, String state) {
+        if (accepted.isEmpty()) {
+            return 0;
+        }
+        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
+                "SELECT count(*) FROM order_state WHERE process_state = ? AND order_id = ANY (?)")) {
+            query.setString(1, state);
+            query.setArray(2, db.createArrayOf("varchar", accepted.toArray()));
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The first task-level Processed transition of this test's orders recorded after {@code after}. */
+    private OffsetDateTime firstTaskProcessedAfter(OffsetDateTime after) {
+        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
+                "SELECT min(h.at) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
+                        + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.to_state = 'Processed' AND h.at > ?")) {
+            query.setString(1, customerPrefix + "%");
+            query.setObject(2, after);
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getObject(1, OffsetDateTime.class);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Now on PostgreSQL's clock, which the application stamps its history with. */
+    private static OffsetDateTime databaseNow() throws SQLException {
+        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement("SELECT clock_timestamp()");
+             ResultSet rows = query.executeQuery()) {
+            rows.next();
+            return rows.getObject(1, OffsetDateTime.class);
+        }
+    }
+
+
+    /** Sends a signal to a process and its descendants (kill -STOP / -CONT). */
+    static void signalTree(long pid, String signal) {
+        if (pid <= 0) {
+            return;
+        }
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(pid)));
+        ProcessHandle.of(pid).ifPresent(root -> root.descendants()
+                .forEach(child -> command.add(Long.toString(child.pid()))));
+        try {
+            Process kill = new ProcessBuilder(command).inheritIO().start();
+            assertEquals(0, kill.waitFor(), String.join(" ", command));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
