@@ -173,6 +173,54 @@ class OrderStateTest {
     }
 
     @Test
+    void aLongRefusalIsKeptWithinItsColumnsAndTheStepStillFails() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+
+        Attempt release = state.fail(charge.epoch(), 1, "declined: " + "x".repeat(5000), T0, ORDER, AGENT)
+                .orElseThrow();
+
+        assertEquals(StepStatus.Failed, state.steps().get(1).state());
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertEquals("release", release.operation());
+        assertEquals(ReasonText.MAX_LENGTH, state.lastError().length(), "order_state.last_error is VARCHAR(1000)");
+        assertTrue(state.lastError().startsWith("charge failed: declined: xxx"), state.lastError());
+        assertFitsTheHistory(state);
+    }
+
+    @Test
+    void aRefusalWithANulCharacterIsStoredWithoutIt() {
+        OrderState state = pending(SINGLE);
+        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER);
+
+        state.fail(charge.epoch(), 0, "binary\u0000body", T0, SINGLE, AGENT);
+
+        assertEquals(ProcessState.Error, state.processState());
+        assertFalse(state.lastError().contains("\u0000"), "PostgreSQL refuses NUL in text");
+        assertTrue(state.drainHistory().stream().noneMatch(h -> h.reason() != null && h.reason().contains("\u0000")));
+    }
+
+    @Test
+    void aLongCancellationReasonIsKeptWithinItsColumns() {
+        OrderState state = pending(ORDER);
+        state.claim("node-a", T0, ORDER, SCHEDULER);
+
+        state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "y".repeat(5000));
+
+        assertEquals(ReasonText.MAX_LENGTH, state.lastError().length());
+        assertTrue(state.lastError().startsWith("cancelled: yyy"), state.lastError());
+        assertFitsTheHistory(state);
+    }
+
+    private static void assertFitsTheHistory(OrderState state) {
+        List<HistoryEntry> history = state.drainHistory();
+        assertFalse(history.isEmpty());
+        assertTrue(history.stream().allMatch(h -> h.reason() == null || h.reason().length() <= ReasonText.MAX_LENGTH),
+                "order_history.reason is VARCHAR(1000)");
+    }
+
+    @Test
     void expiryIsOnlyAfterCompleteByAndRetryResetsTheStepToPendingNotBeforeTheBackoff() {
         OrderState state = pending(ORDER);
         Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
