@@ -146,11 +146,14 @@ public class OrderState {
                 .orElse(false);
     }
 
-    /** The running attempt succeeded. Returns the next attempt, started in place by the same owner, if any. */
-    public Optional<Attempt> succeed(long replyEpoch, int stepSeq, OffsetDateTime now, WorkflowDefinition definition,
-                                     Actor agent) {
+    /**
+     * The running attempt succeeded. Returns the next attempt, if any, started in place and held by
+     * {@code owner}: the instance applying the reply — after a failover not the one that claimed, which
+     * may be dead, and LockedBy and the history name who actually holds the task.
+     */
+    public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
+                                     WorkflowDefinition definition, Actor agent) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
-        String owner = lockedBy;
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
@@ -165,11 +168,13 @@ public class OrderState {
         return Optional.of(startStep(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)));
     }
 
-    /** The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if any. */
-    public Optional<Attempt> fail(long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+    /**
+     * The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if
+     * any, held by {@code owner}, the instance applying the reply (see {@link #succeed}).
+     */
+    public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
                                   WorkflowDefinition definition, Actor agent) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
-        String owner = lockedBy;
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.CompensationFailed, now, agent, reason, StepStatus.Compensating);
