@@ -28,7 +28,9 @@ import java.util.logging.Logger;
  *
  * <p>Failure policy: a temporary reply queue whose client has gone away is not an error of the order —
  * the notification is dropped with a warning (auto-creation is off outside
- * {@value Destinations#REPLY_PREFIX}*).
+ * {@value Destinations#REPLY_PREFIX}*). An order marked for notifications whose reply-to row is not there
+ * has no address to be told at: as if it had never asked, nothing is sent, and its transitions commit —
+ * failing them would stop the order for want of a courtesy message.
  */
 @ApplicationScoped
 public class StatusNotifier {
@@ -56,6 +58,10 @@ public class StatusNotifier {
             return;   // no reply-to: not even a lookup
         }
         ReplyAddress address = em.find(ReplyAddress.class, transitions.orderId());
+        if (address == null) {
+            LOG.log(Level.FINE, "Order {0} asked for notifications but has no reply-to; none sent", transitions.orderId());
+            return;
+        }
         String processState = null;
         for (HistoryEntry entry : transitions.entries()) {
             if (entry.stepName() == null) {

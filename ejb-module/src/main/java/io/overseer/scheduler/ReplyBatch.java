@@ -19,7 +19,8 @@ import java.util.function.Function;
  * came: pure state-machine work, no I/O, so that the scheduler can do it for a hundred orders in one
  * transaction. Each reply is judged first ({@link Verdict}): only a reply for the attempt now running,
  * carrying that attempt's token, moves a record. A repeated reply is stale once its first copy moved the
- * record on; a reply for a record in the batch twice sees the record as the earlier reply left it.
+ * record on; a reply for a record in the batch twice sees the record as the earlier reply left it. The
+ * attempts that replies start are held by the instance applying them, whoever claimed the record.
  */
 final class ReplyBatch {
 
@@ -49,7 +50,7 @@ final class ReplyBatch {
     }
 
     static Result apply(Map<String, OrderState> locked, List<AgentReply> replies,
-                        Function<String, WorkflowDefinition> workflows, OffsetDateTime now) {
+                        Function<String, WorkflowDefinition> workflows, String instance, OffsetDateTime now) {
         List<Attempt> started = new ArrayList<>();
         Set<OrderState> moved = new LinkedHashSet<>();
         List<AgentReply> stale = new ArrayList<>();
@@ -65,7 +66,7 @@ final class ReplyBatch {
                     if (reply.outcome() == AgentReply.Outcome.HANDED_BACK) {
                         handedBack.add(state.orderId());
                     }
-                    applyOne(state, reply, workflows.apply(state.workflow()), now).ifPresent(started::add);
+                    applyOne(state, reply, workflows.apply(state.workflow()), instance, now).ifPresent(started::add);
                 }
             }
         }
@@ -73,12 +74,12 @@ final class ReplyBatch {
     }
 
     private static Optional<Attempt> applyOne(OrderState state, AgentReply reply, WorkflowDefinition definition,
-                                              OffsetDateTime now) {
+                                              String instance, OffsetDateTime now) {
         Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
         return switch (reply.outcome()) {
-            case SUCCEEDED -> state.succeed(reply.epoch(), reply.stepSeq(), now, definition, agent);
-            case FAILED -> state.fail(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), now,
-                    definition, agent);
+            case SUCCEEDED -> state.succeed(instance, reply.epoch(), reply.stepSeq(), now, definition, agent);
+            case FAILED -> state.fail(instance, reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(),
+                    now, definition, agent);
             case HANDED_BACK -> {
                 state.handBack(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), now, agent);
                 yield Optional.empty();

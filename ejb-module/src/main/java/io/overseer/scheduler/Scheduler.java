@@ -101,7 +101,7 @@ public class Scheduler {
     public List<AgentReply> applyReplies(List<AgentReply> replies) {
         Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
                 .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
-        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, clocks.now());
+        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, instance.id(), clocks.now());
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
                 new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()}));
         result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",

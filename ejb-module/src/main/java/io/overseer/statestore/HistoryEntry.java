@@ -59,7 +59,7 @@ public class HistoryEntry {
     @Column(name = "to_state", nullable = false, length = 24)
     private String toState;
 
-    @Column(name = "reason", length = 1000)
+    @Column(name = "reason", length = ReasonText.MAX_LENGTH)
     private String reason;
 
     protected HistoryEntry() {
@@ -75,7 +75,7 @@ public class HistoryEntry {
         this.actorName = actor.name();
         this.fromState = from == null ? null : from.toString();
         this.toState = to.toString();
-        this.reason = reason == null || reason.length() <= 1000 ? reason : reason.substring(0, 1000);
+        this.reason = ReasonText.stored(reason);
     }
 
     public String orderId() {

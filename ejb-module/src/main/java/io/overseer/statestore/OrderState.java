@@ -56,7 +56,7 @@ public class OrderState {
     private int failureCount;
     @Column(name = "epoch", nullable = false)
     private long epoch;
-    @Column(name = "last_error", length = 1000)
+    @Column(name = "last_error", length = ReasonText.MAX_LENGTH)
     private String lastError;
     @Column(name = "created_at", nullable = false)
     private OffsetDateTime createdAt;
@@ -146,11 +146,14 @@ public class OrderState {
                 .orElse(false);
     }
 
-    /** The running attempt succeeded. Returns the next attempt, started in place by the same owner, if any. */
-    public Optional<Attempt> succeed(long replyEpoch, int stepSeq, OffsetDateTime now, WorkflowDefinition definition,
-                                     Actor agent) {
+    /**
+     * The running attempt succeeded. Returns the next attempt, if any, started in place and held by
+     * {@code owner}: the instance applying the reply — after a failover not the one that claimed, which
+     * may be dead, and LockedBy and the history name who actually holds the task.
+     */
+    public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
+                                     WorkflowDefinition definition, Actor agent) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
-        String owner = lockedBy;
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
@@ -165,11 +168,13 @@ public class OrderState {
         return Optional.of(startStep(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)));
     }
 
-    /** The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if any. */
-    public Optional<Attempt> fail(long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+    /**
+     * The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if
+     * any, held by {@code owner}, the instance applying the reply (see {@link #succeed}).
+     */
+    public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
                                   WorkflowDefinition definition, Actor agent) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
-        String owner = lockedBy;
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.CompensationFailed, now, agent, reason, StepStatus.Compensating);
@@ -228,7 +233,7 @@ public class OrderState {
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
             moveTask(ProcessState.Pending, now, actor, reason);
         }
-        lastError = "complete-by passed (failure " + failureCount + ")";
+        recordError("complete-by passed (failure " + failureCount + ")");
         notBefore = retryAt.isAfter(now) ? retryAt : null;
         completeBy = newCompleteBy;
     }
@@ -268,7 +273,7 @@ public class OrderState {
             moveStep(failed, StepStatus.NotStarted, now, operator, reason, StepStatus.Failed, StepStatus.TimedOut);
             moveTask(ProcessState.Pending, now, operator, reason);
         }
-        lastError = null;
+        recordError(null);
         notBefore = null;
     }
 
@@ -299,7 +304,7 @@ public class OrderState {
         // An agent may still be calling for the abandoned attempt until its complete-by; undoing before
         // then could be overtaken by that late call. Agents never call past the complete-by.
         notBefore = abandonedUntil != null && abandonedUntil.isAfter(now) ? abandonedUntil : null;
-        lastError = "cancelled: " + reason;
+        recordError("cancelled: " + reason);
         moveTask(ProcessState.Compensating, now, operator, reason);
         finishIfNothingToUndo(now, definition, operator);
         return processState == ProcessState.Compensating;
@@ -319,7 +324,7 @@ public class OrderState {
             toError(reason, now, actor);
             return Optional.empty();
         }
-        lastError = reason;
+        recordError(reason);
         moveTask(ProcessState.Compensating, now, actor, reason);
         return owner == null ? finishIfNothingToUndo(now, definition, actor) : continueCompensation(owner, now, definition);
     }
@@ -400,8 +405,13 @@ public class OrderState {
 
     private void toError(String reason, OffsetDateTime now, Actor actor) {
         release();
-        lastError = reason == null ? null : reason.substring(0, Math.min(reason.length(), 1000));
+        recordError(reason);
         moveTask(ProcessState.Error, now, actor, reason);
+    }
+
+    /** The only writer of lastError: a refusal's text comes from outside and must fit the column. */
+    private void recordError(String reason) {
+        lastError = ReasonText.stored(reason);
     }
 
     private void release() {

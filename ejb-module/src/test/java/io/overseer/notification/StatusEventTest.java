@@ -35,8 +35,8 @@ class StatusEventTest {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         List<HistoryEntry> history = new ArrayList<>(state.drainHistory());
         Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt second = state.succeed(first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
-        state.succeed(second.epoch(), second.stepSeq(), T0, ORDER, AGENT);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
+        state.succeed("node-a", second.epoch(), second.stepSeq(), T0, ORDER, AGENT);
         history.addAll(state.drainHistory());
 
         assertEquals(List.of(StatusEvent.RECEIVED, StatusEvent.STEP_COMPLETED, StatusEvent.STEP_COMPLETED,
@@ -48,9 +48,9 @@ class StatusEventTest {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         state.drainHistory();
         Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt second = state.succeed(first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
-        Attempt undo = state.fail(second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).orElseThrow();
-        state.succeed(undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
+        Attempt undo = state.fail("node-a", second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).orElseThrow();
+        state.succeed("node-a", undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT);
 
         assertEquals(List.of(StatusEvent.STEP_COMPLETED, StatusEvent.COMPENSATING, StatusEvent.STEP_COMPENSATED,
                 StatusEvent.COMPENSATED), events(state.drainHistory()));

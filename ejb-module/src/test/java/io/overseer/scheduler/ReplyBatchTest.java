@@ -65,7 +65,7 @@ class ReplyBatchTest {
         AgentReply once = reply("repeated", Outcome.SUCCEEDED);
 
         ReplyBatch.Result result = ReplyBatch.apply(locked,
-                List.of(good, refused, lateEpoch, forged, unknown, once, once), name -> ORDER, T0.plusSeconds(1));
+                List.of(good, refused, lateEpoch, forged, unknown, once, once), name -> ORDER, "node-a", T0.plusSeconds(1));
 
         OrderState succeeded = locked.get("succeeds");
         assertEquals(StepStatus.Completed, succeeded.steps().get(0).state());
@@ -83,10 +83,33 @@ class ReplyBatchTest {
     }
 
     @Test
+    void afterAFailoverTheInstanceApplyingTheRepliesHoldsTheAttemptsTheyStart() {
+        claimed("next-step");
+        claimed("undo");
+        ReplyBatch.Result before = ReplyBatch.apply(locked, List.of(reply("undo", Outcome.SUCCEEDED)), name -> ORDER,
+                "node-a", T0);
+        running.put("undo", before.started().get(0));
+
+        // node-a, which claimed both orders and started the charge of "undo", is gone: node-b takes the replies.
+        ReplyBatch.Result result = ReplyBatch.apply(locked,
+                List.of(reply("next-step", Outcome.SUCCEEDED), reply("undo", Outcome.FAILED)), name -> ORDER,
+                "node-b", T0.plusSeconds(1));
+
+        assertEquals(List.of("charge", "release"), result.started().stream().map(Attempt::operation).toList());
+        for (String orderId : List.of("next-step", "undo")) {
+            OrderState state = locked.get(orderId);
+            assertEquals("node-b", state.lockedBy(), orderId);
+            assertTrue(state.steps().stream().filter(s -> s.lockedBy() != null)
+                    .allMatch(s -> s.lockedBy().equals("node-b")), orderId);
+        }
+    }
+
+    @Test
     void aHandedBackAttemptWaitsForASchedulerAgain() {
         claimed("o");
 
-        ReplyBatch.Result result = ReplyBatch.apply(locked, List.of(reply("o", Outcome.HANDED_BACK)), name -> ORDER, T0);
+        ReplyBatch.Result result = ReplyBatch.apply(locked, List.of(reply("o", Outcome.HANDED_BACK)), name -> ORDER,
+                "node-a", T0);
 
         assertEquals(ProcessState.Pending, locked.get("o").processState());
         assertEquals(java.util.Set.of("o"), result.handedBack());

@@ -93,7 +93,7 @@ class OrderStateTest {
         assertEquals(List.of("Running->NotStarted", "Processing->Pending"), state.drainHistory().stream()
                 .map(h -> h.fromState() + "->" + h.toState()).toList());
         assertThrows(IllegalTransitionException.class,
-                () -> state.succeed(a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT), "the handed-back attempt is fenced");
+                () -> state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT), "the handed-back attempt is fenced");
 
         Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER);
         assertEquals(a.epoch() + 1, b.epoch());
@@ -105,9 +105,9 @@ class OrderStateTest {
         OrderState state = pending(ORDER);
         Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
 
-        Attempt b = state.succeed(a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt c = state.succeed(b.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
-        Optional<Attempt> none = state.succeed(c.epoch(), 2, T0, ORDER, AGENT);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt c = state.succeed("node-a", b.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Optional<Attempt> none = state.succeed("node-a", c.epoch(), 2, T0, ORDER, AGENT);
 
         assertEquals(List.of("charge", "ship"), List.of(b.stepName(), c.stepName()));
         assertEquals(List.of(2L, 3L), List.of(b.epoch(), c.epoch()));
@@ -118,13 +118,37 @@ class OrderStateTest {
     }
 
     @Test
+    void theInstanceThatAppliesAReplyHoldsTheNextAttemptNotTheOneThatClaimed() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.drainHistory();
+
+        // node-a died after claiming; node-b takes the reply.
+        Attempt charge = state.succeed("node-b", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+
+        assertEquals("node-b", state.lockedBy());
+        assertEquals("node-b", state.steps().get(1).lockedBy());
+        HistoryEntry started = state.drainHistory().stream()
+                .filter(h -> "charge".equals(h.stepName()) && "Running".equals(h.toState())).findFirst().orElseThrow();
+        assertEquals("node-b", started.actorName(), "the history names who started the step");
+
+        Attempt release = state.fail("node-c", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+
+        assertTrue(release.compensation());
+        assertEquals("node-c", state.lockedBy(), "a compensation started on a reply is held by its instance too");
+        assertEquals("node-c", state.steps().get(0).lockedBy());
+        assertTrue(state.drainHistory().stream().filter(h -> "scheduler".equals(h.actor()))
+                .allMatch(h -> "node-c".equals(h.actorName())));
+    }
+
+    @Test
     void staleRepliesAreRefused() {
         OrderState state = pending(ORDER);
         Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
-        state.succeed(a.epoch(), 0, T0, ORDER, AGENT);
+        state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT);
 
         assertFalse(state.isCurrent(a.epoch(), 0));
-        assertThrows(IllegalTransitionException.class, () -> state.succeed(a.epoch(), 0, T0, ORDER, AGENT));
+        assertThrows(IllegalTransitionException.class, () -> state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT));
         assertEquals(StepStatus.Running, state.steps().get(1).state());
     }
 
@@ -132,12 +156,12 @@ class OrderStateTest {
     void aRefusedStepUndoesTheCompletedOnesNewestFirst() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt ship = state.succeed(charge.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt ship = state.succeed("node-a", charge.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
 
-        Attempt refund = state.fail(ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.succeed(refund.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
-        Optional<Attempt> done = state.succeed(release.epoch(), 0, T0, ORDER, AGENT);
+        Attempt refund = state.fail("node-a", ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.succeed("node-a", refund.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Optional<Attempt> done = state.succeed("node-a", release.epoch(), 0, T0, ORDER, AGENT);
 
         assertEquals(List.of("refund", "release"), List.of(refund.operation(), release.operation()));
         assertTrue(refund.compensation() && release.compensation());
@@ -151,10 +175,10 @@ class OrderStateTest {
     void aFailedCompensationNeedsAnOperator() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.fail(charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
 
-        state.fail(release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT);
+        state.fail("node-a", release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT);
 
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.CompensationFailed, state.steps().get(0).state());
@@ -166,10 +190,58 @@ class OrderStateTest {
         OrderState state = pending(SINGLE);
         Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER);
 
-        assertTrue(state.fail(a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT).isEmpty());
+        assertTrue(state.fail("node-a", a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT).isEmpty());
 
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.Failed, state.steps().get(0).state());
+    }
+
+    @Test
+    void aLongRefusalIsKeptWithinItsColumnsAndTheStepStillFails() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined: " + "x".repeat(5000), T0, ORDER, AGENT)
+                .orElseThrow();
+
+        assertEquals(StepStatus.Failed, state.steps().get(1).state());
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertEquals("release", release.operation());
+        assertEquals(ReasonText.MAX_LENGTH, state.lastError().length(), "order_state.last_error is VARCHAR(1000)");
+        assertTrue(state.lastError().startsWith("charge failed: declined: xxx"), state.lastError());
+        assertFitsTheHistory(state);
+    }
+
+    @Test
+    void aRefusalWithANulCharacterIsStoredWithoutIt() {
+        OrderState state = pending(SINGLE);
+        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER);
+
+        state.fail("node-a", charge.epoch(), 0, "binary\u0000body", T0, SINGLE, AGENT);
+
+        assertEquals(ProcessState.Error, state.processState());
+        assertFalse(state.lastError().contains("\u0000"), "PostgreSQL refuses NUL in text");
+        assertTrue(state.drainHistory().stream().noneMatch(h -> h.reason() != null && h.reason().contains("\u0000")));
+    }
+
+    @Test
+    void aLongCancellationReasonIsKeptWithinItsColumns() {
+        OrderState state = pending(ORDER);
+        state.claim("node-a", T0, ORDER, SCHEDULER);
+
+        state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "y".repeat(5000));
+
+        assertEquals(ReasonText.MAX_LENGTH, state.lastError().length());
+        assertTrue(state.lastError().startsWith("cancelled: yyy"), state.lastError());
+        assertFitsTheHistory(state);
+    }
+
+    private static void assertFitsTheHistory(OrderState state) {
+        List<HistoryEntry> history = state.drainHistory();
+        assertFalse(history.isEmpty());
+        assertTrue(history.stream().allMatch(h -> h.reason() == null || h.reason().length() <= ReasonText.MAX_LENGTH),
+                "order_history.reason is VARCHAR(1000)");
     }
 
     @Test
@@ -199,7 +271,7 @@ class OrderStateTest {
     void givingUpAfterExpiryCompensatesTheTimedOutStepToo() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT);
+        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
         assertTrue(state.giveUpAfterExpiry(later, ORDER, SUPERVISOR), "a compensation awaits a scheduler");
@@ -214,8 +286,8 @@ class OrderStateTest {
     void anExpiredCompensationIsRetriedThenGivenUpToError() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.fail(charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
         OffsetDateTime later = release.completeBy().plusSeconds(1);
 
         state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
@@ -234,7 +306,7 @@ class OrderStateTest {
     void cancellingAfterAnExpiredAttemptUndoesThatStepToo() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
         OffsetDateTime later = charge.completeBy().plusSeconds(1);
         state.retryAfterExpiry(later, later.plusSeconds(30), later.plusSeconds(90), SUPERVISOR);
 
@@ -262,7 +334,7 @@ class OrderStateTest {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
 
-        assertTrue(state.fail(reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT).isEmpty());
+        assertTrue(state.fail("node-a", reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT).isEmpty());
 
         assertEquals(ProcessState.Compensated, state.processState());
     }
@@ -271,7 +343,7 @@ class OrderStateTest {
     void everyTransitionIsInTheHistory() {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        state.succeed(reserve.epoch(), 0, T0, ORDER, AGENT);
+        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
 
         List<String> moves = state.drainHistory().stream()
                 .map(h -> (h.stepName() == null ? "task" : h.stepName()) + ":" + h.fromState() + ">" + h.toState() + "@" + h.actor())

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.it.plugin.FraudScreening;
+import io.overseer.it.plugin.OrderVetting;
 import io.overseer.support.Deployments;
 import io.overseer.support.Metrics;
 import io.overseer.support.OrdersApi;
@@ -29,13 +30,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The agent SPI: a coded agent ({@link FraudScreening}, one class added to the WAR) takes the operation it
  * claims from the catch-all HTTP agent, with its own circuit breaker and the agent's deadline, retries and
- * reply around it. The "screened" workflow screens, then charges.
+ * reply around it. The "screened" workflow screens, then charges; the "vetted" one reserves, then has the order
+ * vetted by a second coded agent ({@link OrderVetting}) that refuses every order at length.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class AgentSpiIT {
 
     private static final String SCREENED = "screened";
+    private static final String VETTED = "vetted";
 
     @ArquillianResource
     URL base;
@@ -45,7 +48,7 @@ class AgentSpiIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar().addClass(FraudScreening.class);
+        return Deployments.overseerWar().addClasses(FraudScreening.class, OrderVetting.class);
     }
 
     @BeforeEach
@@ -91,6 +94,26 @@ class AgentSpiIT {
         assertEquals("Error", error.get("processState").asText());
         assertTrue(error.get("lastError").asText().contains("screening rejected the order"), error.toString());
         assertEquals(List.of(), operations(rejected), "nothing applied, nothing charged");
+    }
+
+    @Test
+    void aCodedAgentsLongRefusalFailsTheStepAndTheOrderCompensates() {
+        assertTrue(OrderVetting.REFUSAL.length() >= 5000, "longer than any column it could be stored in");
+        String orderId = api.submit("c-vetted", VETTED);
+
+        JsonNode order = api.awaitState(orderId, Duration.ofSeconds(60), "Compensated", "Error", "Processed");
+
+        assertEquals("Compensated", order.get("processState").asText(), order.toString());
+        List<String> steps = new ArrayList<>();
+        order.get("steps").forEach(step -> steps.add(step.get("name").asText() + " " + step.get("state").asText()));
+        assertEquals(List.of("reserve-inventory Compensated", "vet-order Failed"), steps,
+                "the refusal failed the step (a reply that cannot be stored leaves it to time out)");
+        assertEquals(0, order.get("failureCount").asInt(), "no attempt expired: the refusal was applied at once");
+        String lastError = order.get("lastError").asText();
+        assertTrue(lastError.startsWith("vet-order failed: vet-order: vetting refused the order: rule 1"), lastError);
+        assertTrue(lastError.length() <= 1000, "bounded to its column: " + lastError.length());
+        assertEquals(List.of("reserve-inventory", "release-inventory"), operations(orderId));
+        assertEquals(0, DeadLetterQueue.countFor(orderId), "the reply was applied, not redelivered into the DLQ");
     }
 
     private List<String> operations(String orderId) {

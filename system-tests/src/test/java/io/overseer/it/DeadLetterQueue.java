@@ -3,8 +3,11 @@ package io.overseer.it;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.jms.QueueBrowser;
 import jakarta.jms.TextMessage;
+import java.util.Collections;
 
 /** Reads the DLQ as the broker's operator, picking messages by a marker property the test set. */
 final class DeadLetterQueue {
@@ -18,6 +21,24 @@ final class DeadLetterQueue {
             throw new AssertionError("expected a text message in the DLQ, got " + message);
         }
         return text;
+    }
+
+    /** How many messages in the DLQ now name the order (in their body or their orderId property). */
+    static int countFor(String orderId) {
+        try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext();
+             QueueBrowser browser = jms.createBrowser(jms.createQueue("DLQ"))) {
+            int count = 0;
+            for (Object each : Collections.list(browser.getEnumeration())) {
+                Message message = (Message) each;
+                String body = message instanceof TextMessage text ? text.getText() : "";
+                if (orderId.equals(message.getStringProperty("orderId")) || (body != null && body.contains(orderId))) {
+                    count++;
+                }
+            }
+            return count;
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static Message awaitAny(String marker) {

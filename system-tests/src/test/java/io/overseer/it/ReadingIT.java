@@ -11,14 +11,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.EventStream;
 import io.overseer.support.Http;
 import io.overseer.support.TestStack;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** The read side of the API: keyset listing, live progress as Server-Sent Events, the OpenAPI document. */
@@ -90,6 +98,87 @@ class ReadingIT extends DeployedWarIT {
         EventStream.Result resumed = EventStream.read(events, api.credentials(), "3", WAIT);
         assertEquals(history.size() - 3, resumed.events().size(), resumed.body());
         assertEquals("4", resumed.events().get(0).id());
+    }
+
+    /**
+     * A client opens an order's stream and never reads it, on a socket with the smallest receive buffer,
+     * and keeps it open while other clients follow their orders: each of them gets every event of its
+     * order, to the end; and once the stalled client reads again, its own stream is all there. On
+     * loopback the kernel alone buffers about 1.7 MB for such a socket before a write to it blocks (measured
+     * 2026-11-23), far more than an order's events: that a blocked write holds up nobody else is shown by
+     * OrderEventFeedTest and SubscriberTest, with a send that blocks as Jersey's does.
+     */
+    @Test
+    void aClientThatStopsReadingHoldsUpNoOtherStream() throws Exception {
+        String watched = api.submit("c-sse-stalled-" + UUID.randomUUID());
+        try (Socket stalled = openWithoutReading(watched)) {
+            List<String> followed = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                followed.add(api.submit("c-sse-reader-" + i + "-" + UUID.randomUUID()));
+            }
+            for (String orderId : followed) {
+                EventStream.Result live = readToTheEnd(orderId, WAIT);
+                assertEquals(api.history(orderId).size(), live.events().size(), live.body());
+                assertEquals("Processed", live.events().get(live.events().size() - 1).json().get("to").asText());
+            }
+            api.awaitState(watched, WAIT, "Processed");
+            stalled.setSoTimeout((int) WAIT.toMillis());
+            List<EventStream.Event> late = EventStream.parse(chunkedBody(stalled.getInputStream()));
+            assertEquals(api.history(watched).size(), late.size(), late.toString());
+            assertEquals("Processed", late.get(late.size() - 1).json().get("to").asText());
+        }
+    }
+
+    /** The body of a chunked HTTP/1.1 response, as lines, read to its last chunk. */
+    private static List<String> chunkedBody(InputStream in) throws IOException {
+        String status = line(in);
+        assertTrue(status.startsWith("HTTP/1.1 200"), status);
+        boolean chunked = false;
+        for (String header = line(in); !header.isEmpty(); header = line(in)) {
+            chunked |= header.equalsIgnoreCase("Transfer-Encoding: chunked");
+        }
+        assertTrue(chunked, "an event stream of unknown length is chunked");
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (int size = Integer.parseInt(line(in).strip(), 16); size > 0; size = Integer.parseInt(line(in).strip(), 16)) {
+            body.write(in.readNBytes(size));
+            line(in);
+        }
+        return body.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new EOFException("connection closed in the middle of a response");
+            }
+            line.write(b);
+        }
+        return line.toString(StandardCharsets.US_ASCII).stripTrailing();
+    }
+
+    /** Opens the order's event stream over a socket that is never read, with the smallest receive buffer. */
+    private Socket openWithoutReading(String orderId) throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(1);
+        socket.connect(new InetSocketAddress(root.getHost(), root.getPort()));
+        String request = "GET " + root.resolve("api/orders/" + orderId + "/events").getRawPath() + " HTTP/1.1\r\n"
+                + "Host: " + root.getHost() + ":" + root.getPort() + "\r\n"
+                + "Accept: text/event-stream\r\n"
+                + "Authorization: " + api.credentials().header() + "\r\n\r\n";
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    private EventStream.Result readToTheEnd(String orderId, Duration timeout) throws Exception {
+        try {
+            return EventStream.read(api.base().resolve("api/orders/" + orderId + "/events"), api.credentials(), null,
+                    timeout);
+        } catch (TimeoutException e) {
+            throw new AssertionError("The event stream of order " + orderId + " did not reach its end in " + timeout
+                    + " while another client left its own stream unread; order now: " + api.get(orderId), e);
+        }
     }
 
     @Test

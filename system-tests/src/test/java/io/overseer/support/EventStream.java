@@ -53,7 +53,8 @@ public final class EventStream {
         return new Result(response.statusCode(), type, parse(all), String.join("\n", all));
     }
 
-    private static List<Event> parse(List<String> lines) {
+    /** The events of a text/event-stream body, given as its lines. */
+    public static List<Event> parse(List<String> lines) {
         List<Event> events = new ArrayList<>();
         String id = null;
         String name = null;

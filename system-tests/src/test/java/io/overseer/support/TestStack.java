@@ -44,7 +44,8 @@ public final class TestStack implements LauncherSessionListener {
      * a single step that stops in Error when it gives up, a two-step "express" order, "slow-ship" (its
      * shipping attempt may take a minute: long enough to forge replies while it runs), and "screened",
      * whose first operation a coded agent performs in the deployments that add one (AgentSpiIT) and the
-     * simulator's catch-all agent in the others.
+     * simulator's catch-all agent in the others; "vetted" likewise, whose coded agent refuses every order
+     * with a 5,000-character explanation.
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
@@ -57,7 +58,10 @@ public final class TestStack implements LauncherSessionListener {
                 {"name": "arrange-shipping", "compensation": "cancel-shipment", "completeBy": "PT60S"}]},
               {"name": "screened", "steps": [
                 {"name": "screen-order", "onExhausted": "error"},
-                {"name": "charge-payment", "compensation": "refund-payment"}]}
+                {"name": "charge-payment", "compensation": "refund-payment"}]},
+              {"name": "vetted", "steps": [
+                {"name": "reserve-inventory", "compensation": "release-inventory"},
+                {"name": "vet-order"}]}
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();
