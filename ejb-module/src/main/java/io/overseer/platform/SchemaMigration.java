@@ -28,12 +28,17 @@ public class SchemaMigration {
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void migrate() {
-        MigrateResult result = Flyway.configure(SchemaMigration.class.getClassLoader())
+        MigrateResult result = migrate(dataSource);
+        LOG.info(() -> "Schema at version " + result.targetSchemaVersion
+                + " (" + result.migrationsExecuted + " migrations applied now)");
+    }
+
+    /** The migration the application runs; the database tests build their schema with it too. */
+    public static MigrateResult migrate(DataSource dataSource) {
+        return Flyway.configure(SchemaMigration.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
                 .load()
                 .migrate();
-        LOG.info(() -> "Schema at version " + result.targetSchemaVersion
-                + " (" + result.migrationsExecuted + " migrations applied now)");
     }
 }
