@@ -18,7 +18,7 @@ import javax.sql.DataSource;
  */
 public final class MigratedDatabase {
 
-    private static final DatabasePreparer MIGRATIONS = dataSource -> SchemaMigration.migrate(dataSource);
+    private static final DatabasePreparer MIGRATIONS = SchemaMigration::apply;
 
     private MigratedDatabase() {
     }
