@@ -2,6 +2,10 @@ package io.overseer.notification;
 
 import io.overseer.messaging.Courier;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
+import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -21,6 +25,8 @@ public class NotificationOutbox {
     Courier courier;
     @Inject
     Clocks clocks;
+    @EJB
+    JobLease leases;
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void delete(List<Long> ids) {
@@ -30,10 +36,12 @@ public class NotificationOutbox {
     /**
      * Hands rows not attempted since {@code before} to the courier again (after this transaction commits)
      * and marks them attempted now, oldest first; rows another instance holds are skipped. Returns how many.
+     * Fenced on the relay's lease, so a relay paused past it does not send a second copy beside its successor.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     @SuppressWarnings("unchecked")
-    public int resend(OffsetDateTime before, int limit) {
+    public int resend(OffsetDateTime before, int limit, HeldLease lease) throws LeaseLostException {
+        leases.fence(lease);
         List<Long> ids = em.createNativeQuery("SELECT id FROM notification_outbox WHERE attempted_at < ?1"
                         + " ORDER BY id LIMIT ?2 FOR UPDATE SKIP LOCKED")
                 .setParameter(1, before)

@@ -3,8 +3,10 @@ package io.overseer.notification;
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Delivered;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -17,6 +19,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -65,13 +68,16 @@ public class NotificationRelay {
             if (courier.isStalled()) {
                 return; // the copies would only queue up behind the first ones
             }
-            if (!lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(30))) {
+            Optional<HeldLease> held = lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(30));
+            if (held.isEmpty()) {
                 return;
             }
-            int resent = outbox.resend(clocks.now().minus(RESEND_AFTER), BATCH);
+            int resent = outbox.resend(clocks.now().minus(RESEND_AFTER), BATCH, held.get());
             if (resent > 0) {
                 LOG.log(Level.INFO, "Sent {0} status notifications again whose first send was not confirmed", resent);
             }
+        } catch (LeaseLostException e) {
+            LOG.log(Level.INFO, "Notification relay stopped: {0}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Notification relay failed; the next run tries again", e);
         }

@@ -28,12 +28,21 @@ public class SchemaMigration {
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void migrate() {
-        MigrateResult result = Flyway.configure(SchemaMigration.class.getClassLoader())
+        MigrateResult result = apply(dataSource);
+        LOG.info(() -> "Schema at version " + result.targetSchemaVersion
+                + " (" + result.migrationsExecuted + " migrations applied now)");
+    }
+
+    /**
+     * The migration the application runs; the database tests build their schema with it too. Not an
+     * overload of {@link #migrate()}: Payara finds a lifecycle callback by its name, and given two
+     * {@code migrate} methods it called this one and failed the deployment (wrong number of arguments).
+     */
+    public static MigrateResult apply(DataSource dataSource) {
+        return Flyway.configure(SchemaMigration.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
                 .load()
                 .migrate();
-        LOG.info(() -> "Schema at version " + result.targetSchemaVersion
-                + " (" + result.migrationsExecuted + " migrations applied now)");
     }
 }

@@ -120,11 +120,16 @@ public class StateStore {
         if (orderIds.isEmpty()) {
             return List.of();
         }
-        var query = em.createNativeQuery("SELECT order_id FROM order_state WHERE " + CLAIMABLE
-                + " AND order_id IN (" + placeholders(2, orderIds.size()) + ") ORDER BY order_id FOR UPDATE SKIP LOCKED");
+        var query = em.createNativeQuery(lockClaimableSql(orderIds.size()));
         query.setParameter(1, now);
         bind(query, 2, orderIds);
         return load(query.getResultList());
+    }
+
+    /** {@link #lockClaimable}'s statement for {@code ids} ids: ?1 now, ?2 onwards the ids. */
+    public static String lockClaimableSql(int ids) {
+        return "SELECT order_id FROM order_state WHERE " + CLAIMABLE
+                + " AND order_id IN (" + placeholders(2, ids) + ") ORDER BY order_id FOR UPDATE SKIP LOCKED";
     }
 
     /**
@@ -143,7 +148,7 @@ public class StateStore {
                 .getResultList();
     }
 
-    /** The poller's query; public so that the benchmarks measure the very text the product runs. */
+    /** The poller's query; public so that the database tests run the very text the product runs. */
     public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + CLAIMABLE
             + " AND updated_at < ?2 ORDER BY updated_at LIMIT ?3";
 
@@ -219,7 +224,7 @@ public class StateStore {
                 .getResultList();
     }
 
-    /** The supervisor's query; public so that the benchmarks measure the very text the product runs. */
+    /** The supervisor's query; public so that the database tests run the very text the product runs. */
     public static final String EXPIRED_SQL = "SELECT order_id FROM order_state"
             + " WHERE locked_by IS NOT NULL AND complete_by < ?1 ORDER BY complete_by LIMIT ?2";
 }

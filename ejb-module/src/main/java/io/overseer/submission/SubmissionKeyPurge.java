@@ -1,8 +1,10 @@
 package io.overseer.submission;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -13,6 +15,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -51,18 +54,21 @@ public class SubmissionKeyPurge {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void purge() {
         try {
-            if (!lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(50))) {
+            Optional<HeldLease> held = lease.tryAcquire(LEASE, instance.id(), clocks.now(), Duration.ofSeconds(50));
+            if (held.isEmpty()) {
                 return;
             }
             var before = clocks.now().minus(retention);
             int deleted = 0;
             for (int i = 0, n = BATCH; i < MAX_BATCHES && n == BATCH; i++) {
-                n = batches.delete(before, BATCH);
+                n = batches.delete(before, BATCH, held.get());
                 deleted += n;
             }
             if (deleted > 0) {
                 LOG.log(Level.INFO, "Forgot {0} submission keys created before {1}", new Object[] {deleted, before});
             }
+        } catch (LeaseLostException e) {
+            LOG.log(Level.INFO, "Submission key purge stopped: {0}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Submission key purge failed; the next run tries again", e);
         }

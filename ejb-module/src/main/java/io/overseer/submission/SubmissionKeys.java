@@ -23,6 +23,19 @@ public class SubmissionKeys {
     public record Taken(String orderId, String fingerprint) {
     }
 
+    /**
+     * ?1 scope, ?2 key, ?3 fingerprint, ?4 order id, ?5 now: one row inserted, or none if the key is taken.
+     * Public, as the other statements here, so that the database tests run the very text the product runs.
+     */
+    public static final String CLAIM_SQL = "INSERT INTO submission_key (scope, idem_key, fingerprint, order_id,"
+            + " created_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (scope, idem_key) DO NOTHING";
+    /** ?1 scope, ?2 key. */
+    public static final String FIND_SQL = "SELECT order_id, fingerprint FROM submission_key"
+            + " WHERE scope = ?1 AND idem_key = ?2";
+    /** ?1 created before, ?2 batch. */
+    public static final String PURGE_SQL = "DELETE FROM submission_key WHERE ctid IN (SELECT ctid FROM submission_key"
+            + " WHERE created_at < ?1 LIMIT ?2)";
+
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
 
@@ -33,8 +46,7 @@ public class SubmissionKeys {
     public Optional<Taken> claim(SubmissionKey key, String orderId, OffsetDateTime now) {
         // A purge may delete the winner's row between our insert and our read: then try again.
         for (int attempt = 0; attempt < 3; attempt++) {
-            int inserted = em.createNativeQuery("INSERT INTO submission_key (scope, idem_key, fingerprint, order_id,"
-                            + " created_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (scope, idem_key) DO NOTHING")
+            int inserted = em.createNativeQuery(CLAIM_SQL)
                     .setParameter(1, key.scope())
                     .setParameter(2, key.key())
                     .setParameter(3, key.fingerprint())
@@ -54,8 +66,7 @@ public class SubmissionKeys {
 
     @SuppressWarnings("unchecked")
     private Optional<Taken> find(SubmissionKey key) {
-        List<Object[]> rows = em.createNativeQuery("SELECT order_id, fingerprint FROM submission_key"
-                        + " WHERE scope = ?1 AND idem_key = ?2")
+        List<Object[]> rows = em.createNativeQuery(FIND_SQL)
                 .setParameter(1, key.scope())
                 .setParameter(2, key.key())
                 .getResultList();
@@ -64,8 +75,7 @@ public class SubmissionKeys {
 
     /** Deletes up to {@code batch} keys created before {@code before}; returns how many it deleted. */
     public int purge(OffsetDateTime before, int batch) {
-        return em.createNativeQuery("DELETE FROM submission_key WHERE ctid IN (SELECT ctid FROM submission_key"
-                        + " WHERE created_at < ?1 LIMIT ?2)")
+        return em.createNativeQuery(PURGE_SQL)
                 .setParameter(1, before)
                 .setParameter(2, batch)
                 .executeUpdate();

@@ -2,7 +2,10 @@ package io.overseer.supervisor;
 
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
 import io.overseer.scheduler.DispatchQueue;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.OrderState;
@@ -11,6 +14,7 @@ import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -24,6 +28,10 @@ import java.util.logging.Logger;
  * re-checked under its row lock: a reply that completed it since the sweep read it wins. The supervisor
  * only decides (by the step's {@link RecoveryPolicy}) and records; running the retry or the
  * compensation is asked of a scheduler through the order queue.
+ *
+ * <p>Only the supervisor's current lease tenure may recover: the transaction first fences on the lease,
+ * so a supervisor that was paused past its lease while a successor swept wakes up to a refusal instead of
+ * counting the same expiry a second time.
  */
 @Stateless
 public class ExpiredStepRecovery {
@@ -44,9 +52,12 @@ public class ExpiredStepRecovery {
     InstanceIdentity instance;
     @Inject
     Clocks clocks;
+    @EJB
+    JobLease leases;
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public void recover(String orderId) {
+    public void recover(String orderId, HeldLease lease) throws LeaseLostException {
+        leases.fence(lease);
         var now = clocks.now();
         OrderState state = store.lock(orderId).orElse(null);
         if (state == null || !state.isExpired(now)) {

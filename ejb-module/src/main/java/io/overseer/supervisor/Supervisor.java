@@ -2,8 +2,10 @@ package io.overseer.supervisor;
 
 import io.overseer.messaging.Courier;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -25,7 +27,9 @@ import java.util.logging.Logger;
  *
  * <p>The timer is non-persistent and fires on every instance: persistent timers on Payara Micro live
  * in the data grid and did not fail over reliably. The lease row makes the sweep cluster-wide
- * single, and the recovery re-checks each row under its lock, so even two sweeps at once are safe.
+ * single, and each recovery re-checks its row under its lock. A supervisor paused past its lease (a long
+ * GC, SIGSTOP) may wake mid-sweep while another holds the lease: each recovery fences on the lease's
+ * epoch in its own transaction, so the first one after the take-over is refused and the sweep stops.
  */
 @Singleton
 @DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
@@ -70,9 +74,7 @@ public class Supervisor {
                 return;
             }
             holdingOff = false;
-            if (lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease())) {
-                recoverExpired();
-            }
+            lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease()).ifPresent(this::recoverExpired);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Supervisor sweep failed; the next sweep tries again", e);
         } finally {
@@ -80,11 +82,14 @@ public class Supervisor {
         }
     }
 
-    private void recoverExpired() {
+    private void recoverExpired(HeldLease held) {
         List<String> expired = store.expired(clocks.now(), settings.batch());
         for (String orderId : expired) {
             try {
-                recovery.recover(orderId);
+                recovery.recover(orderId, held);
+            } catch (LeaseLostException e) {
+                LOG.log(Level.WARNING, "Supervisor sweep stopped: {0}; the lease's holder sweeps now", e.getMessage());
+                return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Could not recover order " + orderId + "; next sweep retries", e);
             }

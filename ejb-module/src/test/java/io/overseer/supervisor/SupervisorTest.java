@@ -1,0 +1,84 @@
+package io.overseer.supervisor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.overseer.messaging.Courier;
+import io.overseer.platform.Clocks;
+import io.overseer.platform.HeldLease;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.JobLease;
+import io.overseer.platform.LeaseLostException;
+import io.overseer.statestore.StateStore;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The sweep's loop: what one failed recovery stops, and what it does not. */
+class SupervisorTest {
+
+    private static final HeldLease HELD = new HeldLease(Supervisor.LEASE, "instance-1", 7);
+
+    private final List<String> attempted = new ArrayList<>();
+
+    @Test
+    void aSweepStopsAtTheFirstRecoveryItsLeaseNoLongerCoversButNotAtAFailedOne() {
+        Supervisor supervisor = supervisor(List.of("o-1", "o-2", "o-3", "o-4"), orderId -> {
+            if (orderId.equals("o-1")) {
+                throw new IllegalStateException("one bad row");
+            }
+            if (orderId.equals("o-3")) {
+                throw new LeaseLostException(HELD);
+            }
+        });
+
+        supervisor.sweep();
+
+        assertEquals(List.of("o-1", "o-2", "o-3"), attempted, "every recovery carried the tenure; none after it ended");
+    }
+
+    @FunctionalInterface
+    private interface Recovery {
+        void recover(String orderId) throws LeaseLostException;
+    }
+
+    private Supervisor supervisor(List<String> expired, Recovery recovery) {
+        Supervisor supervisor = new Supervisor();
+        supervisor.lease = new JobLease() {
+            @Override
+            public Optional<HeldLease> tryAcquire(String job, String holder, OffsetDateTime now, Duration ttl) {
+                return Optional.of(HELD);
+            }
+        };
+        supervisor.recovery = new ExpiredStepRecovery() {
+            @Override
+            public void recover(String orderId, HeldLease lease) throws LeaseLostException {
+                attempted.add(lease == HELD ? orderId : orderId + " under another lease");
+                recovery.recover(orderId);
+            }
+        };
+        supervisor.store = new StateStore() {
+            @Override
+            public List<String> expired(OffsetDateTime now, int limit) {
+                return expired;
+            }
+        };
+        supervisor.courier = new Courier() {
+            @Override
+            public boolean isStalled() {
+                return false;
+            }
+        };
+        supervisor.settings = new SupervisorSettings();
+        supervisor.instance = new InstanceIdentity() {
+            @Override
+            public synchronized String id() {
+                return HELD.holder();
+            }
+        };
+        supervisor.clocks = new Clocks();
+        return supervisor;
+    }
+}
