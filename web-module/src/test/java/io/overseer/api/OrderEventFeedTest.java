@@ -9,19 +9,14 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
-import jakarta.ws.rs.sse.SseEventSink;
 import java.lang.reflect.Proxy;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,8 +54,8 @@ class OrderEventFeedTest {
             }
         };
         feed.senders = senders;
-        Sink stalled = new Sink(unblock);
-        Sink reading = new Sink(null);
+        BlockingSink stalled = new BlockingSink(unblock);
+        BlockingSink reading = new BlockingSink(null);
         feed.watch("o-stalled", 0, List.of(), false, stalled, sse());
         feed.watch("o-read", 0, List.of(), false, reading, sse());
 
@@ -113,56 +108,9 @@ class OrderEventFeedTest {
                                     id[0] = (String) values[0];
                                     yield builder;
                                 }
-                                case "build" -> event(id[0]);
+                                case "build" -> BlockingSink.event(id[0]);
                                 default -> builder;
                             });
                 });
-    }
-
-    private static OutboundSseEvent event(String id) {
-        return (OutboundSseEvent) Proxy.newProxyInstance(OrderEventFeedTest.class.getClassLoader(),
-                new Class<?>[] {OutboundSseEvent.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "getId", "toString" -> id;
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
-    /** A sink whose sends block until released (when given a latch), as Jersey's do for a client that stops reading. */
-    private static final class Sink implements SseEventSink {
-        final List<String> sent = new CopyOnWriteArrayList<>();
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch block;
-        volatile boolean closed;
-
-        Sink(CountDownLatch block) {
-            this.block = block;
-        }
-
-        final Semaphore arrived = new Semaphore(0);
-
-        @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
-        @Override
-        public CompletionStage<?> send(OutboundSseEvent event) {
-            entered.countDown();
-            if (block != null) {
-                try {
-                    block.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            sent.add(event.getId());
-            arrived.release();
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-        }
     }
 }

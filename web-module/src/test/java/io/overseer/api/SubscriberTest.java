@@ -6,13 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.statestore.HistoryView;
 import jakarta.ws.rs.sse.OutboundSseEvent;
-import jakarta.ws.rs.sse.SseEventSink;
-import java.lang.reflect.Proxy;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,8 +35,8 @@ class SubscriberTest {
 
     @Test
     void aClientThatStopsReadingDelaysNobodyAndIsClosedPastItsBound() throws Exception {
-        Sink stalled = new Sink(unblock);
-        Sink reading = new Sink(null);
+        BlockingSink stalled = new BlockingSink(unblock);
+        BlockingSink reading = new BlockingSink(null);
         Subscriber slow = new Subscriber("o-slow", 0, stalled, FORMAT, senders);
         Subscriber fast = new Subscriber("o-fast", 0, reading, FORMAT, senders);
 
@@ -60,7 +55,7 @@ class SubscriberTest {
 
     @Test
     void eventsGoOutInOrderAndTheStreamEndsAfterTheLast() throws Exception {
-        Sink reading = new Sink(null);
+        BlockingSink reading = new BlockingSink(null);
         Subscriber subscriber = new Subscriber("o", 0, reading, FORMAT, senders);
 
         subscriber.hand(entries(1, 50));
@@ -74,7 +69,7 @@ class SubscriberTest {
 
     @Test
     void aClientThatLeftIsDroppedOnTheNextOffer() throws Exception {
-        Sink gone = new Sink(null);
+        BlockingSink gone = new BlockingSink(null);
         gone.fail = true;
         Subscriber subscriber = new Subscriber("o", 0, gone, FORMAT, senders);
 
@@ -94,60 +89,12 @@ class SubscriberTest {
     private static final Subscriber.Format FORMAT = new Subscriber.Format() {
         @Override
         public OutboundSseEvent transition(HistoryView entry) {
-            return event(Integer.toString(entry.seq()));
+            return BlockingSink.event(Integer.toString(entry.seq()));
         }
 
         @Override
         public OutboundSseEvent keepAlive() {
-            return event("keep-alive");
+            return BlockingSink.event("keep-alive");
         }
     };
-
-    private static OutboundSseEvent event(String id) {
-        return (OutboundSseEvent) Proxy.newProxyInstance(SubscriberTest.class.getClassLoader(),
-                new Class<?>[] {OutboundSseEvent.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "getId", "toString" -> id;
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
-    /** A sink whose sends block until released (when given a latch), as Jersey's do for a client that stops reading. */
-    private static final class Sink implements SseEventSink {
-        final List<String> sent = new CopyOnWriteArrayList<>();
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch closed = new CountDownLatch(1);
-        final CountDownLatch block;
-        volatile boolean fail;
-
-        Sink(CountDownLatch block) {
-            this.block = block;
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed.getCount() == 0;
-        }
-
-        @Override
-        public CompletionStage<?> send(OutboundSseEvent event) {
-            entered.countDown();
-            if (fail) {
-                return CompletableFuture.failedFuture(new java.io.IOException("connection reset"));
-            }
-            if (block != null) {
-                try {
-                    block.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            sent.add(event.getId());
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public void close() {
-            closed.countDown();
-        }
-    }
 }
