@@ -184,14 +184,14 @@ public final class ProblemMappers {
             LOG.log(Level.SEVERE, "Unexpected failure", e);
             return respond(Problem.of(500, "Internal Server Error", "The request could not be processed"));
         }
-    }
 
-    private static void logOutage(RuntimeException e) {
-        long last = Unexpected.LAST_OUTAGE_LOG.get();
-        long now = System.nanoTime();
-        if (now - last >= Unexpected.QUIET_NANOS && Unexpected.LAST_OUTAGE_LOG.compareAndSet(last, now)) {
-            LOG.log(Level.WARNING, "The database is not reachable; requests are answered 503 (logged at most every 30 s): {0}",
-                    e.toString());
+        private static void logOutage(RuntimeException e) {
+            long last = LAST_OUTAGE_LOG.get();
+            long now = System.nanoTime();
+            if (now - last >= QUIET_NANOS && LAST_OUTAGE_LOG.compareAndSet(last, now)) {
+                LOG.log(Level.WARNING, "The database is not reachable; requests are answered 503 (logged at most every 30 s): {0}",
+                        e.toString());
+            }
         }
     }
 }
