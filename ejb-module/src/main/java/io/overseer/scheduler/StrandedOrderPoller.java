@@ -1,7 +1,6 @@
 package io.overseer.scheduler;
 
 import io.overseer.platform.Clocks;
-import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -37,8 +36,6 @@ public class StrandedOrderPoller {
     @EJB
     Scheduler scheduler;
     @Inject
-    StateStore store;
-    @Inject
     SchedulerSettings settings;
     @Inject
     Clocks clocks;
@@ -52,8 +49,8 @@ public class StrandedOrderPoller {
         try {
             int claimed = 0;
             for (int round = 0; round < MAX_ROUNDS; round++) {
-                var now = clocks.now();
-                List<String> ids = store.stranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
+                // Through the scheduler, never the store directly: see Scheduler.stranded.
+                List<String> ids = scheduler.stranded(clocks.now().minus(settings.strandedAfter()), settings.pollBatch());
                 claimed += claim(ids);
                 if (ids.size() < settings.pollBatch()) {
                     break;
