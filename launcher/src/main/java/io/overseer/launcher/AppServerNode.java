@@ -24,7 +24,12 @@ public final class AppServerNode implements Node {
     private static final Logger LOG = LoggerFactory.getLogger(AppServerNode.class);
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
+    /** The single instance's name, and the first of several. */
+    public static final String DEFAULT_NAME = "payara";
+
     private final StackLayout layout;
+    private final String name;
+    private final String label;
     private final Path workDir;
     private final Path logFile;
     private volatile AppServerConfig config;
@@ -33,7 +38,14 @@ public final class AppServerNode implements Node {
 
     /** {@code workDir} holds the generated post-boot file and Payara's temp directory (wiped at start). */
     public AppServerNode(StackLayout layout, Path workDir, Path logFile, AppServerConfig config) {
+        this(layout, DEFAULT_NAME, workDir, logFile, config);
+    }
+
+    /** One of several instances, told apart by {@code name} in the launcher's log (see {@link AppInstance}). */
+    public AppServerNode(StackLayout layout, String name, Path workDir, Path logFile, AppServerConfig config) {
         this.layout = layout;
+        this.name = name;
+        this.label = DEFAULT_NAME.equals(name) ? "Payara Micro" : "Payara Micro " + name;
         this.workDir = workDir.toAbsolutePath().normalize();
         this.logFile = logFile.toAbsolutePath();
         this.config = config;
@@ -41,7 +53,12 @@ public final class AppServerNode implements Node {
 
     @Override
     public String name() {
-        return "payara";
+        return name;
+    }
+
+    /** "Payara Micro", or "Payara Micro payara-2" for the second instance: how log lines name it. */
+    public String label() {
+        return label;
     }
 
     /** Launches under the lock, waits outside it, so stop() can interrupt a start that hangs. */
@@ -52,26 +69,38 @@ public final class AppServerNode implements Node {
         String readyUrl = baseUrl() + "/health/ready";
         // MicroProfile Health answers UP while the WAR is still deploying (no checks registered yet):
         // ready means the application's own database check is in the answer.
-        Wait.until("Payara Micro", READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"database\""), p::isAlive,
+        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"database\""), p::isAlive,
                 () -> p.tail(60));
-        LOG.info("Payara Micro ready at {} (pid {}) in {} ms", baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     private synchronized ManagedProcess launch() throws IOException {
         if (process != null && process.isAlive()) {
             return process;
         }
-        StaleProcesses.stopUsing(workDir.toString(), "TERM", "Payara Micro");
+        StaleProcesses.stopUsing(workDir.toString(), "TERM", label);
         Path tmp = workDir.resolve("tmp");
         deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
         Files.createDirectories(tmp);
         Path postBoot = writePostBoot();
 
-        AppServerConfig c = config;
+        List<String> cmd = command(config, tmp, postBoot);
+        // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
+        // core), which holds memory the JVM no longer uses: two keep the resident size near what the
+        // JVM itself accounts for (the RSS target of BENCHMARKS.md).
+        process = ManagedProcess.start(name(), cmd, workDir, logFile, Map.of("MALLOC_ARENA_MAX", "2"));
+        return process;
+    }
+
+    /** The Payara Micro command line; package-private for tests. */
+    List<String> command(AppServerConfig c, Path tmp, Path postBoot) {
         List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
                 "-Djava.io.tmpdir=" + tmp));
         if (c.remoteServiceUrl() != null) {
             cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
+        }
+        if (c.bindAddress() != null) {
+            cmd.add("-Dhazelcast.socket.bind.any=false"); // with the post-boot file's interface: no port on *
         }
         c.appProperties().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-jar", layout.payaraMicroJar().toString(),
@@ -81,14 +110,11 @@ public final class AppServerNode implements Node {
                 "--postbootcommandfile", postBoot.toString(),
                 "--deploy", layout.war().toString(),
                 "--contextroot", "/"));
-        // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
-        // core), which holds memory the JVM no longer uses: two keep the resident size near what the
-        // JVM itself accounts for (the RSS target of BENCHMARKS.md).
-        process = ManagedProcess.start(name(), cmd, workDir, logFile, Map.of("MALLOC_ARENA_MAX", "2"));
-        return process;
+        return cmd;
     }
 
-    private Path writePostBoot() throws IOException {
+    /** Fills in the post-boot template and writes it to the work directory; package-private for tests. */
+    Path writePostBoot() throws IOException {
         Path template = layout.postBootTemplate();
         String text = Templates.substitute(Files.readString(template), config.postBootValues(layout.rar().toString()));
         Set<String> left = Templates.unresolved(text);
@@ -101,6 +127,13 @@ public final class AppServerNode implements Node {
         Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
         text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
+        if (config.bindAddress() != null) {
+            // Payara Micro listens on every interface, its data grid too (even with --nocluster).
+            String address = config.bindAddress();
+            text += "set configs.config.server-config.network-config.network-listeners.network-listener"
+                    + ".http-listener.address=" + address + System.lineSeparator()
+                    + "set-hazelcast-configuration --interfaces=" + address + " --dynamic=true" + System.lineSeparator();
+        }
         for (RealmUser user : users) {
             text += user.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator();
         }
@@ -114,7 +147,7 @@ public final class AppServerNode implements Node {
         if (process != null) {
             process.stop(Duration.ofSeconds(30));
             process = null;
-            LOG.info("Payara Micro stopped");
+            LOG.info("{} stopped", label);
         }
     }
 
@@ -160,9 +193,10 @@ public final class AppServerNode implements Node {
         return config.httpPort();
     }
 
-    /** http://127.0.0.1:PORT, no trailing slash; the API is under /api. */
+    /** http://127.0.0.1:PORT (or the bind address), no trailing slash; the API is under /api. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + config.httpPort();
+        AppServerConfig c = config;
+        return "http://" + (c.bindAddress() == null ? "127.0.0.1" : c.bindAddress()) + ":" + c.httpPort();
     }
 
     private static void deleteTree(Path dir) throws IOException {
