@@ -14,6 +14,7 @@ import jakarta.servlet.annotation.WebListener;
 public class WebModuleLifecycle implements ServletContextListener {
 
     @Inject
+    @org.eclipse.microprofile.health.Readiness // the check's qualifier: it has no @Default
     Readiness.ApplicationCheck application;
 
     @Override
