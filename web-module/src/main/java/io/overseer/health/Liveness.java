@@ -9,7 +9,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -24,9 +24,21 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 public final class Liveness {
 
     static final String STUCK_AFTER = "overseer.health.stuck-after";
+    private static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(2);
 
     private Liveness() {
         // holder of the checks; each check is its own bean
+    }
+
+    /**
+     * Read with the application's class loader, not injected: Payara creates and calls the checks on its
+     * health endpoint's thread, and for an application not deployed at "/" that thread's context class
+     * loader is the server's — an injected {@code @ConfigProperty} then saw the server's configuration
+     * and never the application's (seen in LivenessIT: the WAR's 2 s bound was read as the default).
+     */
+    static Duration stuckAfter() {
+        return ConfigProvider.getConfig(Liveness.class.getClassLoader()).getOptionalValue(STUCK_AFTER, Duration.class)
+                .orElse(DEFAULT_STUCK_AFTER);
     }
 
     @org.eclipse.microprofile.health.Liveness
@@ -34,13 +46,10 @@ public final class Liveness {
     public static class WorkersCheck implements HealthCheck {
         @Inject
         Progress progress;
-        @Inject
-        @ConfigProperty(name = STUCK_AFTER, defaultValue = "PT2M")
-        Duration stuckAfter;
 
         @Override
         public HealthCheckResponse call() {
-            List<Progress.Stuck> stuck = progress.stuck(stuckAfter);
+            List<Progress.Stuck> stuck = progress.stuck(stuckAfter());
             HealthCheckResponseBuilder response = HealthCheckResponse.named("workers").status(stuck.isEmpty())
                     .withData("watched", progress.watched());
             // The longest silent first; a handful is enough to find them in a thread dump.
@@ -56,9 +65,6 @@ public final class Liveness {
         DataSource dataSource;
         @Inject
         Progress progress;
-        @Inject
-        @ConfigProperty(name = STUCK_AFTER, defaultValue = "PT2M")
-        Duration stuckAfter;
         private final BoundedProbe probe = new BoundedProbe("database-pool");
         private final Unanswered unanswered = new Unanswered();
 
@@ -83,7 +89,7 @@ public final class Liveness {
             unanswered.record(startedAt, answer.inTime());
             Duration late = unanswered.duration(progress.now());
             HealthCheckResponseBuilder response = HealthCheckResponse.named("database-pool")
-                    .status(late.compareTo(stuckAfter) <= 0);
+                    .status(late.compareTo(stuckAfter()) <= 0);
             if (!late.isZero()) {
                 response.withData("no connection lent for", late.toSeconds() + " s")
                         .withData("last attempt", answer.error() == null ? "late" : answer.error());
