@@ -66,6 +66,9 @@ public final class AppServerNode implements Node {
         deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
         Files.createDirectories(tmp);
         Path postBoot = writePostBoot();
+        // The port opens only once the WAR is deployed: before that, Payara's readiness says UP with no checks.
+        Path httpClosed = writeListenerCommands(layout.httpClosedTemplate(), "http-closed.asadmin");
+        Path httpOpen = writeListenerCommands(layout.httpOpenTemplate(), "http-open.asadmin");
 
         AppServerConfig c = config;
         List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
@@ -78,7 +81,9 @@ public final class AppServerNode implements Node {
                 "--nocluster",
                 "--port", Integer.toString(c.httpPort()),
                 "--addlibs", layout.postgresqlJar().toString(),
+                "--prebootcommandfile", httpClosed.toString(),
                 "--postbootcommandfile", postBoot.toString(),
+                "--postdeploycommandfile", httpOpen.toString(),
                 "--deploy", layout.war().toString(),
                 "--contextroot", "/"));
         // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
@@ -105,6 +110,12 @@ public final class AppServerNode implements Node {
             text += user.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator();
         }
         Files.writeString(out, text);
+        return out;
+    }
+
+    private Path writeListenerCommands(Path template, String name) throws IOException {
+        Path out = workDir.resolve(name);
+        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener")));
         return out;
     }
 
