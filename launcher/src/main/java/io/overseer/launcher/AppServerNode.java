@@ -67,9 +67,9 @@ public final class AppServerNode implements Node {
         long t0 = System.nanoTime();
         ManagedProcess p = launch();
         String readyUrl = baseUrl() + "/health/ready";
-        // MicroProfile Health answers UP while the WAR is still deploying (no checks registered yet):
-        // ready means the application's own database check is in the answer.
-        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"database\""), p::isAlive,
+        // Payara answers UP with no checks at all once any application (the resource adapter) has started:
+        // ready means the application's own checks are in the answer, and UP (docs/health.md).
+        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"application\""), p::isAlive,
                 () -> p.tail(60));
         LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
     }
@@ -83,8 +83,11 @@ public final class AppServerNode implements Node {
         deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
         Files.createDirectories(tmp);
         Path postBoot = writePostBoot();
+        // The port opens only once the WAR is deployed: before that, Payara's readiness says UP with no checks.
+        Path httpClosed = writeListenerCommands(layout.httpClosedTemplate(), "http-closed.asadmin");
+        Path httpOpen = writeListenerCommands(layout.httpOpenTemplate(), "http-open.asadmin");
 
-        List<String> cmd = command(config, tmp, postBoot);
+        List<String> cmd = command(config, tmp, postBoot, httpClosed, httpOpen);
         // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
         // core), which holds memory the JVM no longer uses: two keep the resident size near what the
         // JVM itself accounts for (the RSS target of BENCHMARKS.md).
@@ -93,7 +96,7 @@ public final class AppServerNode implements Node {
     }
 
     /** The Payara Micro command line; package-private for tests. */
-    List<String> command(AppServerConfig c, Path tmp, Path postBoot) {
+    List<String> command(AppServerConfig c, Path tmp, Path postBoot, Path httpClosed, Path httpOpen) {
         List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
                 "-Djava.io.tmpdir=" + tmp));
         if (c.remoteServiceUrl() != null) {
@@ -107,7 +110,9 @@ public final class AppServerNode implements Node {
                 "--nocluster",
                 "--port", Integer.toString(c.httpPort()),
                 "--addlibs", layout.postgresqlJar().toString(),
+                "--prebootcommandfile", httpClosed.toString(),
                 "--postbootcommandfile", postBoot.toString(),
+                "--postdeploycommandfile", httpOpen.toString(),
                 "--deploy", layout.war().toString(),
                 "--contextroot", "/"));
         return cmd;
@@ -138,6 +143,12 @@ public final class AppServerNode implements Node {
             text += user.postBootCommand(workDir.resolve("secrets")) + System.lineSeparator();
         }
         Files.writeString(out, text);
+        return out;
+    }
+
+    private Path writeListenerCommands(Path template, String name) throws IOException {
+        Path out = workDir.resolve(name);
+        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener")));
         return out;
     }
 

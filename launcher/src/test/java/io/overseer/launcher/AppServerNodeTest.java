@@ -46,8 +46,8 @@ class AppServerNodeTest {
         assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
         assertFalse(postBoot.contains("http-listener.address"), postBoot);
         assertFalse(postBoot.contains("set-hazelcast-configuration"), postBoot);
-        assertFalse(node.command(CONFIG, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
-        assertTrue(node.command(CONFIG, dir, dir).contains("-Doverseer.instance-id=x-2"));
+        assertFalse(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Doverseer.instance-id=x-2"));
     }
 
     @Test
@@ -58,7 +58,7 @@ class AppServerNodeTest {
         assertTrue(postBoot.contains("set configs.config.server-config.network-config.network-listeners.network-listener"
                 + ".http-listener.address=127.0.0.1\n"), postBoot);
         assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
-        assertTrue(node.command(loopback, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(node.command(loopback, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
         assertEquals(loopback, loopback.withAppProperties(Map.of()), "the address survives other changes");
     }
 }
