@@ -121,6 +121,13 @@ final class BenchStack implements AutoCloseable {
         Files.writeString(stack.resolve("config/broker.xml"), brokerXml.replace("</addresses>", CEILING_QUEUE + "</addresses>"));
         Files.writeString(stack.resolve("config/post-boot.asadmin"),
                 Files.readString(builtStack.resolve("config/post-boot.asadmin")) + LOOPBACK_ONLY);
+        try (Stream<Path> config = Files.list(builtStack.resolve("config"))) {
+            for (Path p : config.toList()) {
+                if (!Files.exists(stack.resolve("config").resolve(p.getFileName()))) {
+                    Files.copy(p, stack.resolve("config").resolve(p.getFileName())); // e.g. http-closed/-open.asadmin
+                }
+            }
+        }
         Path benchWar = stack.resolve("overseer.war");
         Files.copy(war, benchWar);
         try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + benchWar.toUri()), Map.of())) {

@@ -1,11 +1,15 @@
 package io.overseer.agent;
 
+import io.overseer.platform.Clocks;
+import io.overseer.platform.Heartbeat;
+import io.overseer.platform.Progress;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,6 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * parallel, up to {@code overseer.agent.concurrency} calls at once on this instance (the bound a remote
  * service sees from each instance). Container-managed threads, so coded agents can use CDI and JNDI.
  * No transaction is held on them: an attempt may wait on a remote service up to its complete-by.
+ * Each attempt under way is watched by liveness ({@link Progress}) from the moment a worker takes it:
+ * one that runs far past its complete-by holds a worker that only a restart gets back.
  */
 @ApplicationScoped
 public class AgentWorkers {
@@ -27,6 +33,10 @@ public class AgentWorkers {
     @Inject
     @ConfigProperty(name = "overseer.agent.concurrency", defaultValue = "64")
     int concurrency;
+    @Inject
+    Progress progress;
+    @Inject
+    Clocks clocks;
 
     private ExecutorService executor;
 
@@ -37,8 +47,17 @@ public class AgentWorkers {
         ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
     }
 
-    public Future<?> submit(Runnable attempt) {
-        return executor.submit(attempt);
+    public Future<?> submit(AgentRequest request, Runnable attempt) {
+        return executor.submit(() -> {
+            Duration allowance = Duration.between(clocks.now(), request.completeBy());
+            Heartbeat heartbeat = progress.watch("agent attempt " + request.orderId() + " " + request.operation(),
+                    allowance);
+            try {
+                attempt.run();
+            } finally {
+                progress.forget(heartbeat);
+            }
+        });
     }
 
     @PreDestroy

@@ -97,7 +97,7 @@ public class RemoteServiceAgent implements MessageListener {
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
                 continue;
             }
-            running.add(workers.submit(() -> runner.run(request, true).ifPresent(replies::send)));
+            running.add(workers.submit(request, () -> runner.run(request, true).ifPresent(replies::send)));
         }
         awaitAll(running, requests);
     }

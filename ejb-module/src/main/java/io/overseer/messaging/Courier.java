@@ -1,6 +1,8 @@
 package io.overseer.messaging;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.Heartbeat;
+import io.overseer.platform.Progress;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -68,6 +70,8 @@ public class Courier {
     @Inject
     Clocks clocks;
     @Inject
+    Progress progress;
+    @Inject
     @ConfigProperty(name = "overseer.messaging.queue-capacity", defaultValue = "100000")
     int capacity;
     /** Items per batch message: bounds a message's size and the work one delivery holds. */
@@ -100,7 +104,7 @@ public class Courier {
         }
         lanes = new Lane[senders];
         for (int i = 0; i < senders; i++) {
-            lanes[i] = new Lane(Math.max(1, capacity / senders));
+            lanes[i] = new Lane(Math.max(1, capacity / senders), progress.watch("courier lane " + i));
             lanes[i].worker = threads.newThread(lanes[i]::drainLoop);
             lanes[i].worker.setName("overseer-courier-" + i);
             lanes[i].worker.setDaemon(true);
@@ -190,17 +194,23 @@ public class Courier {
         return false;
     }
 
-    /** One sender thread and the parcels it sends, in the order they were queued. */
+    /**
+     * One sender thread and the parcels it sends, in the order they were queued. Its loop turns at least
+     * every 200 ms and beats each time; a send is a wait on the broker (during an outage a send blocks
+     * until the broker answers), so only a lane stuck in its own code counts against liveness.
+     */
     private final class Lane {
         final BlockingQueue<Parcel> queue;
+        final Heartbeat heartbeat;
         Thread worker;
         /** Since when the broker has been refusing this lane's sends (nanoTime), or 0 while sends go through. */
         volatile long failingSince;
         /** Since when the send under way has been waiting for the broker (nanoTime), or 0 if none is. */
         volatile long sendingSince;
 
-        Lane(int capacity) {
+        Lane(int capacity, Heartbeat heartbeat) {
             queue = new LinkedBlockingQueue<>(capacity);
+            this.heartbeat = heartbeat;
         }
 
         boolean isStalled() {
@@ -210,6 +220,7 @@ public class Courier {
 
         private void drainLoop() {
             while (running || !queue.isEmpty()) {
+                heartbeat.beat();
                 List<Parcel> drain = new ArrayList<>();
                 try {
                     Parcel first = queue.poll(200, TimeUnit.MILLISECONDS);
@@ -238,10 +249,12 @@ public class Courier {
             while (true) {
                 try {
                     sendingSince = System.nanoTime();
+                    heartbeat.waitingOnBroker();
                     try {
                         sender.send(drain, maxBatch);
                     } finally {
                         sendingSince = 0;
+                        heartbeat.beat();
                     }
                     if (failingSince != 0) {
                         failingSince = 0;
@@ -317,6 +330,7 @@ public class Courier {
                 Thread.currentThread().interrupt();
             }
             lane.worker.interrupt();
+            progress.forget(lane.heartbeat);
         }
     }
 }

@@ -2,11 +2,15 @@ package io.overseer.supervisor;
 
 import io.overseer.messaging.Courier;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.Heartbeat;
 import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
+import io.overseer.platform.Progress;
 import io.overseer.statestore.StateStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -30,6 +34,9 @@ import java.util.logging.Logger;
  * single, and each recovery re-checks its row under its lock. A supervisor paused past its lease (a long
  * GC, SIGSTOP) may wake mid-sweep while another holds the lease: each recovery fences on the lease's
  * epoch in its own transaction, so the first one after the take-over is refused and the sweep stops.
+ *
+ * <p>Each sweep beats a {@link Heartbeat}: a timer that stops firing, or a sweep that never ends,
+ * leaves expired orders unrecovered on this instance, and liveness then asks for a restart.
  */
 @Singleton
 @DependsOn("SchemaMigration") // its timer must not run before the schema exists (a fresh database)
@@ -41,6 +48,7 @@ public class Supervisor {
 
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile boolean holdingOff;
+    private Heartbeat heartbeat;
 
     @EJB
     JobLease lease;
@@ -56,6 +64,18 @@ public class Supervisor {
     InstanceIdentity instance;
     @Inject
     Clocks clocks;
+    @Inject
+    Progress progress;
+
+    @PostConstruct
+    void watched() {
+        heartbeat = progress.watch("supervisor timer");
+    }
+
+    @PreDestroy
+    void unwatched() {
+        progress.forget(heartbeat);
+    }
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -63,6 +83,7 @@ public class Supervisor {
         if (!sweeping.compareAndSet(false, true)) {
             return;
         }
+        heartbeat.beat();
         try {
             if (courier.isStalled()) {
                 // The broker refuses this instance's sends: a retry could not reach an agent, and every
@@ -79,6 +100,7 @@ public class Supervisor {
             LOG.log(Level.WARNING, "Supervisor sweep failed; the next sweep tries again", e);
         } finally {
             sweeping.set(false);
+            heartbeat.beat();
         }
     }
 

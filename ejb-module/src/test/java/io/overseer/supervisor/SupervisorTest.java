@@ -8,6 +8,7 @@ import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
+import io.overseer.platform.Progress;
 import io.overseer.statestore.StateStore;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -79,6 +80,8 @@ class SupervisorTest {
             }
         };
         supervisor.clocks = new Clocks();
+        supervisor.progress = new Progress();
+        supervisor.watched(); // @PostConstruct, as the container calls it
         return supervisor;
     }
 }

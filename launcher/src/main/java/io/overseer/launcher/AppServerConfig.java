@@ -7,6 +7,7 @@ import java.util.Map;
 /**
  * What Payara Micro needs to know about the rest of the stack. Values fill the post-boot template's
  * placeholders; appProperties become -D system properties (MicroProfile Config, ordinal 400).
+ * A null bindAddress leaves Payara Micro on all interfaces, its default.
  */
 public record AppServerConfig(
         int httpPort,
@@ -19,11 +20,26 @@ public record AppServerConfig(
         String brokerPassword,
         String remoteServiceUrl,
         Map<String, String> appProperties,
-        String maxHeap) {
+        String maxHeap,
+        String bindAddress) {
 
     public AppServerConfig {
         appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
         maxHeap = maxHeap == null ? "512m" : maxHeap;
+    }
+
+    /** On all interfaces. */
+    public AppServerConfig(int httpPort, String dbUrl, String dbUser, String dbPassword, String brokerHost,
+                           int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
+                           Map<String, String> appProperties, String maxHeap) {
+        this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
+                remoteServiceUrl, appProperties, maxHeap, null);
+    }
+
+    /** The same settings listening on {@code address} only (null: all interfaces). */
+    public AppServerConfig withBindAddress(String address) {
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address);
     }
 
     /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
@@ -31,7 +47,7 @@ public record AppServerConfig(
         Map<String, String> merged = new LinkedHashMap<>(appProperties);
         merged.putAll(extra);
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, merged, maxHeap);
+                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress);
     }
 
     /** Placeholder values for post-boot.asadmin; those used inside --property lists are escaped. */

@@ -12,7 +12,9 @@ import java.util.Map;
 public record LauncherOptions(
         Path dataDir,
         Path stackDir,          // null: next to the launcher jar
-        int httpPort,
+        int httpPort,           // the first instance's; instance K listens on httpPort + K - 1
+        int instances,          // application instances (Payara Micro), 1..AppInstance.MAX
+        String bindAddress,     // null: all interfaces (Payara Micro's default)
         int simulatorPort,
         int brokerPort,
         int consolePort,

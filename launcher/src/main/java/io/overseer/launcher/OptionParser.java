@@ -14,7 +14,11 @@ final class OptionParser {
     enum Opt {
         DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
         STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
-        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT", "Payara Micro HTTP port"),
+        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT", "Payara Micro HTTP port (of the first instance)"),
+        INSTANCES("--instances", "OVERSEER_INSTANCES", "1", "N",
+                "application instances (1-" + AppInstance.MAX + "), HTTP ports from --http-port up"),
+        BIND_ADDRESS("--bind-address", "OVERSEER_BIND_ADDRESS", null, "IPV4",
+                "where the instances listen (default: all interfaces)"),
         SIMULATOR_PORT("--simulator-port", "OVERSEER_SIMULATOR_PORT", "8090", "PORT", "remote-service simulator port"),
         BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT", "broker port (local Artemis or external)"),
         CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT", "Artemis web console port"),
@@ -121,14 +125,77 @@ final class OptionParser {
             throw new UsageException("--broker-host needs --broker-user and --broker-password");
         }
         String stack = value(v, Opt.STACK_DIR);
+        int instances = instances(v);
+        checkHttpPorts(v, instances, brokerHost == null, dbUrl == null);
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
-                port(v, Opt.HTTP_PORT), port(v, Opt.SIMULATOR_PORT), port(v, Opt.BROKER_PORT),
-                port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
+                port(v, Opt.HTTP_PORT), instances, bindAddress(v), port(v, Opt.SIMULATOR_PORT),
+                port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD),
                 appProps, help);
+    }
+
+    private static int instances(Map<Opt, String> v) {
+        String s = value(v, Opt.INSTANCES);
+        try {
+            int n = Integer.parseInt(s);
+            if (n >= 1 && n <= AppInstance.MAX) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new UsageException(Opt.INSTANCES.flag + " (" + Opt.INSTANCES.env + ") must be a whole number from 1 to "
+                + AppInstance.MAX + ", got: " + s);
+    }
+
+    /**
+     * The instances take --http-port and the ports above it: each must exist and be none of the stack's
+     * other ports, or two servers would fight over one (which of them loses depends on start order).
+     */
+    private static void checkHttpPorts(Map<Opt, String> v, int instances, boolean localBroker, boolean embeddedDb) {
+        int first = port(v, Opt.HTTP_PORT);
+        int last = first + instances - 1;
+        String range = instances == 1 ? Opt.HTTP_PORT.flag + " " + first
+                : Opt.HTTP_PORT.flag + " " + first + " with " + Opt.INSTANCES.flag + " " + instances
+                        + " (HTTP ports " + first + "-" + last + ")";
+        if (last > 65535) {
+            throw new UsageException(range + " runs past port 65535: choose a lower " + Opt.HTTP_PORT.flag);
+        }
+        Map<Opt, Integer> others = new LinkedHashMap<>();
+        others.put(Opt.SIMULATOR_PORT, port(v, Opt.SIMULATOR_PORT));
+        if (localBroker) {
+            others.put(Opt.BROKER_PORT, port(v, Opt.BROKER_PORT));
+            others.put(Opt.CONSOLE_PORT, port(v, Opt.CONSOLE_PORT));
+        }
+        if (embeddedDb) {
+            others.put(Opt.DB_PORT, port(v, Opt.DB_PORT));
+        }
+        others.forEach((o, p) -> {
+            if (p >= first && p <= last) {
+                throw new UsageException(range + " collides with " + o.flag + " " + p + ": move one of them");
+            }
+        });
+    }
+
+    /** An IPv4 literal (a name would need a lookup, and Payara's data grid takes addresses only); 0.0.0.0 is the default. */
+    private static String bindAddress(Map<Opt, String> v) {
+        String s = v.get(Opt.BIND_ADDRESS);
+        if (s == null || s.equals("0.0.0.0")) {
+            return null;
+        }
+        String[] parts = s.split("\\.", -1);
+        boolean ok = parts.length == 4;
+        for (int i = 0; ok && i < 4; i++) {
+            ok = parts[i].matches("\\d{1,3}") && Integer.parseInt(parts[i]) <= 255;
+        }
+        if (!ok) {
+            throw new UsageException(Opt.BIND_ADDRESS.flag + " (" + Opt.BIND_ADDRESS.env
+                    + ") must be an IPv4 address such as 127.0.0.1, got: " + s);
+        }
+        return s;
     }
 
     private static String value(Map<Opt, String> v, Opt o) {
@@ -190,6 +257,8 @@ final class OptionParser {
           .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", APP_PROPERTIES_ENV))
           .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
           .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
+          .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
+          .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
           .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
         return sb.toString();
     }

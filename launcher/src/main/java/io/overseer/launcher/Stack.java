@@ -6,6 +6,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -16,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * The whole stack in dependency order (PostgreSQL, Artemis, simulator, Payara Micro), each waited for, with
  * the application server supervised. stop() undoes start() in reverse order and is safe to call from a
  * shutdown hook, twice, or after a failed start.
+ *
+ * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
+ * each ready before the next, and each gets its own {@link Supervisor}; they stop together.
  */
 public final class Stack implements AutoCloseable {
 
@@ -27,10 +31,11 @@ public final class Stack implements AutoCloseable {
     private final PostgresNode postgres;
     private final BrokerNode broker;
     private final SimulatorNode simulator;
-    private final AppServerNode appServer;
+    private final List<AppInstance> instances;
+    private final List<AppServerNode> appServers = new ArrayList<>();
     private final Deque<Node> started = new ConcurrentLinkedDeque<>();
     private final Object stopLock = new Object();
-    private Supervisor supervisor;
+    private final List<Supervisor> supervisors = new ArrayList<>();
     private FileChannel lockChannel;
     private FileLock lock;
     private volatile boolean stopping;
@@ -54,14 +59,18 @@ public final class Stack implements AutoCloseable {
                 : null;
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
-        this.appServer = new AppServerNode(layout, dataDir.resolve("payara"), logs.resolve("payara.log"),
-                new AppServerConfig(options.httpPort(), options.effectiveDbUrl(), options.effectiveDbUser(),
-                        options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
-                        application.name(), application.password(), simulator.baseUrl(),
-                        options.appProperties(), null));
-        // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
-        this.appServer.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
-                RealmUser.ALL_ROLES));
+        this.instances = AppInstance.plan(options);
+        for (AppInstance instance : instances) {
+            AppServerNode server = new AppServerNode(layout, instance.name(), instance.workDir(), instance.logFile(),
+                    new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(), options.effectiveDbUser(),
+                            options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
+                            application.name(), application.password(), simulator.baseUrl(),
+                            instance.appProperties(options.appProperties()), null, options.bindAddress()));
+            // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
+            server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
+                    RealmUser.ALL_ROLES));
+            appServers.add(server);
+        }
     }
 
     /**
@@ -72,6 +81,7 @@ public final class Stack implements AutoCloseable {
         layout.verify(true, options.localBroker());
         lockDataDir();
         stopLeftovers();
+        HttpPorts.requireFree(instances, options.bindAddress());
         long t0 = System.nanoTime();
         try {
             if (postgres != null) {
@@ -81,7 +91,9 @@ public final class Stack implements AutoCloseable {
                 startNode(broker);
             }
             startNode(simulator);
-            startNode(appServer);
+            for (AppServerNode server : appServers) {
+                startNode(server);
+            }
         } catch (Exception e) {
             stop();
             throw e;
@@ -90,8 +102,11 @@ public final class Stack implements AutoCloseable {
             if (stopping) {
                 throw new IllegalStateException("stack stopped while starting");
             }
-            supervisor = new Supervisor(appServer);
-            supervisor.start();
+            for (AppServerNode server : appServers) {
+                Supervisor supervisor = new Supervisor(server);
+                supervisors.add(supervisor);
+                supervisor.start();
+            }
         }
         LOG.info("Stack ready in {} ms", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -115,7 +130,9 @@ public final class Stack implements AutoCloseable {
      * start, but in start order; here they go in shutdown order, Payara before the database it uses.
      */
     private void stopLeftovers() {
-        StaleProcesses.stopUsing(dataDir.resolve("payara").toString(), "TERM", "Payara Micro");
+        // Every instance directory: the earlier launcher may have run more instances than this one.
+        StaleProcesses.stopUsing(AppInstance.allWorkDirs(dataDir).stream().map(Path::toString).toList(), "TERM",
+                "Payara Micro");
         StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
         StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
         StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
@@ -138,23 +155,49 @@ public final class Stack implements AutoCloseable {
         }
     }
 
-    /** Supervisor first (so Payara's exit is not taken as a crash), then the nodes in reverse order. */
+    /**
+     * Supervisors first (so Payara's exit is not taken as a crash), then the nodes in reverse order; the
+     * application servers, started last, all at once: each may take its shutdown grace to finish work in
+     * flight, and one after the other that would add up.
+     */
     public void stop() {
         synchronized (stopLock) {
             stopping = true;
-            Supervisor s = supervisor;
-            if (s != null) {
-                s.stop();
+            supervisors.forEach(Supervisor::stop);
+            List<Node> servers = new ArrayList<>();
+            while (started.peek() instanceof AppServerNode) {
+                servers.add(started.pop());
             }
+            stopTogether(servers);
             while (!started.isEmpty()) {
-                Node n = started.pop();
-                try {
-                    n.stop();
-                } catch (RuntimeException e) {
-                    LOG.error("Stopping {} failed", n.name(), e);
-                }
+                stopQuietly(started.pop());
             }
             releaseLock();
+        }
+    }
+
+    private static void stopTogether(List<Node> nodes) {
+        if (nodes.size() == 1) {
+            stopQuietly(nodes.get(0));
+            return;
+        }
+        List<Thread> threads = nodes.stream()
+                .map(n -> new Thread(() -> stopQuietly(n), "overseer-stop-" + n.name())).toList();
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            try {
+                t.join(); // bounded: a node's stop ends in SIGKILL after its grace
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void stopQuietly(Node n) {
+        try {
+            n.stop();
+        } catch (RuntimeException e) {
+            LOG.error("Stopping {} failed", n.name(), e);
         }
     }
 
@@ -194,13 +237,23 @@ public final class Stack implements AutoCloseable {
         return simulator;
     }
 
+    /** The first (or only) application server. */
     public AppServerNode appServer() {
-        return appServer;
+        return appServers.get(0);
     }
 
-    /** Null before start. */
+    /** Every application server, in start order; instance K is at index K - 1. */
+    public List<AppServerNode> appServers() {
+        return List.copyOf(appServers);
+    }
+
+    public List<AppInstance> instances() {
+        return instances;
+    }
+
+    /** The first application server's; null before start. */
     public Supervisor supervisor() {
-        return supervisor;
+        return supervisors.isEmpty() ? null : supervisors.get(0);
     }
 
     public Path logDir() {

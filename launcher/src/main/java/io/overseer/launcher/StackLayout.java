@@ -62,6 +62,15 @@ public final class StackLayout {
         return dir.resolve("config/post-boot.asadmin");
     }
 
+    /** Closes the HTTP listener until the application is deployed (docs/health.md). */
+    public Path httpClosedTemplate() {
+        return dir.resolve("config/http-closed.asadmin");
+    }
+
+    public Path httpOpenTemplate() {
+        return dir.resolve("config/http-open.asadmin");
+    }
+
     public Path brokerXmlTemplate() {
         return dir.resolve("config/broker.xml");
     }
@@ -80,7 +89,7 @@ public final class StackLayout {
     /** Fails with every missing piece listed, so "mvn install first" is obvious rather than a late crash. */
     public void verify(boolean needPostgresJar, boolean needArtemis) {
         List<Path> required = new ArrayList<>(List.of(payaraMicroJar(), war(), rar(), remoteServiceJar(),
-                postBootTemplate()));
+                postBootTemplate(), httpClosedTemplate(), httpOpenTemplate()));
         if (needPostgresJar) {
             required.add(postgresqlJar());
         }

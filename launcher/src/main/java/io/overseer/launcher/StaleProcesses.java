@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,13 @@ final class StaleProcesses {
      * sending {@code signal} first (e.g. INT for PostgreSQL's fast shutdown) and SIGKILL after 15 s.
      */
     static void stopUsing(String dir, String signal, String what) {
-        Pattern p = Pattern.compile(Pattern.quote(dir) + "(?=$|[/\\s\"'])");
+        stopUsing(List.of(dir), signal, what);
+    }
+
+    /** As {@link #stopUsing(String, String, String)} for processes that name any of {@code dirs}, in one scan. */
+    static void stopUsing(List<String> dirs, String signal, String what) {
+        String any = dirs.stream().map(Pattern::quote).collect(Collectors.joining("|", "(?:", ")"));
+        Pattern p = Pattern.compile(any + "(?=$|[/\\s\"'])");
         long self = ProcessHandle.current().pid();
         List<ProcessHandle> stale = ProcessHandle.allProcesses()
                 .filter(h -> h.pid() != self)

@@ -1,5 +1,7 @@
 package io.overseer.launcher;
 
+import java.util.List;
+
 /** The "it is up, here is where" banner: everything a person needs to try the demo. */
 final class Summary {
 
@@ -8,15 +10,15 @@ final class Summary {
 
     static String render(Stack stack) {
         LauncherOptions o = stack.options();
-        String http = "http://localhost:" + o.httpPort();
+        List<AppInstance> instances = stack.instances();
+        String host = o.bindAddress() == null ? "localhost" : o.bindAddress();
         StringBuilder sb = new StringBuilder();
         String line = "=".repeat(78);
         sb.append('\n').append(line).append('\n')
-          .append("  Overseer is running\n")
-          .append(line).append('\n')
-          .append(row("API", http + "/api/orders   (HTTP Basic, e.g. curl -u demo:demo)"))
-          .append(row("OpenAPI", http + "/openapi"))
-          .append(row("Health", http + "/health/ready"));
+          .append(instances.size() == 1 ? "  Overseer is running\n"
+                  : "  Overseer is running: " + instances.size() + " instances, one database and one broker\n")
+          .append(line).append('\n');
+        appendServers(sb, instances, host);
         if (stack.broker() != null) {
             sb.append(row("Artemis console", stack.broker().consoleUrl() + "   (login demo/demo)"))
               .append(row("Broker", "tcp://127.0.0.1:" + o.brokerPort()));
@@ -35,10 +37,29 @@ final class Summary {
         if (stack.broker() != null) {
             sb.append("  Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
         }
-        sb.append("  Payara Micro is restarted automatically if it dies.\n")
+        sb.append(instances.size() == 1 ? "  Payara Micro is restarted automatically if it dies.\n"
+                : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
           .append("  Ctrl-C stops everything.\n")
           .append(line).append('\n');
         return sb.toString();
+    }
+
+    /** One instance: API, OpenAPI and health as always. Several: each one's API, as any of them serves it. */
+    private static void appendServers(StringBuilder sb, List<AppInstance> instances, String host) {
+        String http = "http://" + host + ":" + instances.get(0).httpPort();
+        String basic = "   (HTTP Basic, e.g. curl -u demo:demo)";
+        if (instances.size() == 1) {
+            sb.append(row("API", http + "/api/orders" + basic))
+              .append(row("OpenAPI", http + "/openapi"))
+              .append(row("Health", http + "/health/ready"));
+            return;
+        }
+        for (AppInstance instance : instances) {
+            sb.append(row("API " + instance.name(), "http://" + host + ":" + instance.httpPort() + "/api/orders"
+                    + (instance.number() == 1 ? basic : "")));
+        }
+        sb.append(row("OpenAPI", http + "/openapi   (the same on every instance)"))
+          .append(row("Health", http + "/health/ready   (each instance answers for itself)"));
     }
 
     private static String row(String label, String value) {

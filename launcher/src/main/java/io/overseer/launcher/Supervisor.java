@@ -8,6 +8,10 @@ import org.slf4j.LoggerFactory;
  * Restarts the application server when its process dies while the stack runs: locally, the
  * "infrastructure restarts crashed components" part of the Scheduler Agent Supervisor pattern. Backoff
  * starts at 2 s and doubles to 30 s; it resets once an instance has stayed up for a minute.
+ *
+ * <p>With several instances each has a supervisor of its own: one that dies is restarted alone, and the
+ * others keep serving meanwhile (its claimed work is theirs once its complete-by passes; see
+ * docs/instances.md). The launcher itself stops only on Ctrl-C or SIGTERM, never because an instance died.
  */
 public final class Supervisor {
 
@@ -23,7 +27,8 @@ public final class Supervisor {
 
     public Supervisor(AppServerNode node) {
         this.node = node;
-        this.thread = new Thread(this::loop, "overseer-supervisor");
+        this.thread = new Thread(this::loop, AppServerNode.DEFAULT_NAME.equals(node.name())
+                ? "overseer-supervisor" : "overseer-supervisor-" + node.name());
         this.thread.setDaemon(true);
     }
 
@@ -60,7 +65,7 @@ public final class Supervisor {
                 } catch (InterruptedException e) {
                     return; // stop() interrupts us
                 } catch (Exception e) {
-                    LOG.debug("waiting for Payara to exit: {}", e.toString());
+                    LOG.debug("waiting for {} to exit: {}", node.label(), e.toString());
                 }
             }
             if (!running) {
@@ -69,7 +74,7 @@ public final class Supervisor {
             if (lastStartOk && System.nanoTime() - upSince > STABLE_AFTER.toNanos()) {
                 backoff = INITIAL_BACKOFF;
             }
-            LOG.warn("Payara Micro {} (exit code {}); restarting in {} s. Last log lines:\n{}",
+            LOG.warn("{} {} (exit code {}); restarting in {} s. Last log lines:\n{}", node.label(),
                     p == null ? "is not running" : "died", p == null ? "-" : p.exitValueOr(-1),
                     backoff.toSeconds(), p == null ? "" : p.tail(15));
             try {
@@ -86,13 +91,13 @@ public final class Supervisor {
                 restarts++;
                 upSince = System.nanoTime();
                 lastStartOk = true;
-                LOG.info("Payara Micro restarted (restart #{})", restarts);
+                LOG.info("{} restarted (restart #{})", node.label(), restarts);
             } catch (Exception e) {
                 if (!running) {
                     return;
                 }
                 lastStartOk = false;
-                LOG.error("Restarting Payara Micro failed: {}", e.getMessage());
+                LOG.error("Restarting {} failed: {}", node.label(), e.getMessage());
                 node.kill9(); // a half-started instance must not hold the port for the next try
             }
         }

@@ -31,7 +31,60 @@ class LauncherOptionsTest {
         assertEquals("jdbc:postgresql://127.0.0.1:55432/overseer", o.effectiveDbUrl());
         assertEquals("overseer", o.effectiveDbUser());
         assertEquals("127.0.0.1", o.effectiveBrokerHost());
+        assertEquals(1, o.instances());
+        assertNull(o.bindAddress());
         assertFalse(o.help());
+    }
+
+    @Test
+    void instancesFromTheFlagOrTheEnvironment() {
+        assertEquals(3, parse(Map.of(), "--instances", "3").instances());
+        assertEquals(4, parse(Map.of("OVERSEER_INSTANCES", "4")).instances());
+        assertEquals(2, parse(Map.of("OVERSEER_INSTANCES", "4"), "--instances=2").instances());
+        assertEquals(AppInstance.MAX, parse(Map.of(), "--instances", Integer.toString(AppInstance.MAX),
+                "--simulator-port", "9090").instances());
+    }
+
+    @Test
+    void instancesOutsideOneToSixteenAreAUsageErrorThatSaysSo() {
+        for (String bad : new String[] {"0", "17", "-1", "two", "2.5", ""}) {
+            UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--instances", bad), bad);
+            assertEquals("--instances (OVERSEER_INSTANCES) must be a whole number from 1 to 16, got: " + bad,
+                    e.getMessage());
+        }
+        assertThrows(UsageException.class, () -> parse(Map.of("OVERSEER_INSTANCES", "99")));
+    }
+
+    @Test
+    void theInstancesPortsMustFitAndLeaveTheOtherPortsAlone() {
+        UsageException pastTheEnd = assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--http-port", "65534", "--instances", "3"));
+        assertTrue(pastTheEnd.getMessage().contains("65534-65536"), pastTheEnd.getMessage());
+        // 8080 + 10 is the simulator's default port.
+        UsageException simulator = assertThrows(UsageException.class, () -> parse(Map.of(), "--instances", "11"));
+        assertEquals("--http-port 8080 with --instances 11 (HTTP ports 8080-8090) collides with --simulator-port 8090:"
+                + " move one of them", simulator.getMessage());
+        assertEquals(10, parse(Map.of(), "--instances", "10").instances());
+        assertEquals(11, parse(Map.of(), "--instances", "11", "--simulator-port", "9090").instances());
+        UsageException db = assertThrows(UsageException.class, () -> parse(Map.of(), "--http-port", "55430",
+                "--instances", "3"));
+        assertTrue(db.getMessage().contains("--db-port 55432"), db.getMessage());
+        // The ports of servers the launcher does not start are not its business.
+        assertEquals(3, parse(Map.of(), "--http-port", "55430", "--instances", "3",
+                "--db-url", "jdbc:postgresql://db/x", "--db-user", "u").instances());
+        UsageException single = assertThrows(UsageException.class, () -> parse(Map.of(), "--http-port", "8161"));
+        assertEquals("--http-port 8161 collides with --console-port 8161: move one of them", single.getMessage());
+    }
+
+    @Test
+    void bindAddress() {
+        assertEquals("127.0.0.1", parse(Map.of(), "--bind-address", "127.0.0.1").bindAddress());
+        assertEquals("10.0.0.5", parse(Map.of("OVERSEER_BIND_ADDRESS", "10.0.0.5")).bindAddress());
+        assertNull(parse(Map.of(), "--bind-address", "0.0.0.0").bindAddress(), "all interfaces, as without the flag");
+        for (String bad : new String[] {"localhost", "256.0.0.1", "1.2.3", "::1", "1.2.3.4.5"}) {
+            UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--bind-address", bad), bad);
+            assertTrue(e.getMessage().contains("IPv4"), e.getMessage());
+        }
     }
 
     @Test

@@ -54,6 +54,29 @@ public final class OrdersApi {
         return Http.post(base.resolve("api/orders"), contentType, body, credentials);
     }
 
+    /**
+     * A POST of one order as a client under load behaves: a 503 (the server sheds load) is retried after
+     * its Retry-After, up to ten times; any other answer is returned.
+     */
+    public Http.Reply submitRetryingBusy(String body) {
+        Http.Reply reply = null;
+        for (int attempt = 0; attempt < 10; attempt++) {
+            reply = submitRaw("application/json", body);
+            String retryAfter = reply.header("Retry-After");
+            if (reply.status() != 503 || retryAfter == null) {
+                return reply;
+            }
+            long seconds;
+            try {
+                seconds = Long.parseLong(retryAfter.trim());
+            } catch (NumberFormatException e) {
+                seconds = 1; // an HTTP-date: not worth parsing here
+            }
+            Poll.sleep(Math.min(10_000, 1_000 * Math.max(1, seconds)));
+        }
+        return reply;
+    }
+
     /** Submits an order, asserts 202, returns its id. */
     public String submit(String customerId) {
         Http.Reply reply = submitRaw("application/json", order(customerId, "A-1", 2));

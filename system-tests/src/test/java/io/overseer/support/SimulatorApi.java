@@ -29,6 +29,11 @@ public final class SimulatorApi {
         return Http.get(base.resolve("stats")).json();
     }
 
+    /** Every effect in the ledger, in the order applied (every test's of this run). */
+    public JsonNode effects() {
+        return Http.get(base.resolve("effects")).json();
+    }
+
     /** Effects applied for one order. */
     public JsonNode effects(String orderId) {
         return Http.get(base.resolve("effects?orderId=" + orderId)).json();

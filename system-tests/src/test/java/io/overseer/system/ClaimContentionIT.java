@@ -9,19 +9,13 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
-import io.overseer.support.Rows;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,7 +93,7 @@ class ClaimContentionIT {
                 running.add(clients.submit(() -> {
                     for (int i = next.getAndIncrement(); i < ORDERS; i = next.getAndIncrement()) {
                         OrdersApi api = apis.get(i % 2);
-                        Http.Reply reply = submit(api, prefix + i);
+                        Http.Reply reply = api.submitRetryingBusy(OrdersApi.order(prefix + i, WORKFLOW));
                         if (reply.status() == 202) {
                             ids[i] = reply.json().get("orderId").asText();
                         } else {
@@ -129,39 +123,23 @@ class ClaimContentionIT {
                 return false; // ask PostgreSQL about once a second, not at every 50 ms poll
             }
             lastQuery[0] = System.nanoTime();
-            Map<String, Long> states = states(prefix);
+            Map<String, Long> states = StoreCounts.states(prefix);
             if (System.nanoTime() - lastLog[0] >= PROGRESS_EVERY.toNanos()) {
                 LOG.info(String.format("%.0f s: %s", (System.nanoTime() - t0) / 1e9, states));
                 lastLog[0] = System.nanoTime();
             }
-            return states.getOrDefault("Processed", 0L) + states.getOrDefault("Compensated", 0L)
-                    + states.getOrDefault("Error", 0L) >= ORDERS;
+            return StoreCounts.atRest(states) >= ORDERS;
         });
         long totalNanos = System.nanoTime() - t0;
         LOG.info(String.format("All %d orders at rest %.1f s after the first submission: %.0f orders/s end to end",
                 ORDERS, totalNanos / 1e9, ORDERS / (totalNanos / 1e9)));
 
-        Map<String, Long> states = states(prefix);
-        Map<Long, Long> claimsPerOrder = new TreeMap<>();
-        Rows.query("SELECT claims, count(*) FROM (SELECT o.order_id, count(h.seq) AS claims FROM customer_order o"
-                        + " LEFT JOIN order_history h ON h.order_id = o.order_id AND h.step_name IS NULL"
-                        + " AND h.from_state = 'Pending' AND h.to_state = 'Processing'"
-                        + " WHERE o.customer_id LIKE ? GROUP BY o.order_id) per_order GROUP BY claims", prefix + "%",
-                rows -> claimsPerOrder.put(rows.getLong(1), rows.getLong(2)));
-        List<String> claimedMoreThanOnce = new ArrayList<>();
-        Rows.query("SELECT h.order_id, string_agg(h.actor || '@' || h.actor_name || ' seq ' || h.seq, ', ' ORDER BY h.seq)"
-                        + " FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
-                        + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.from_state = 'Pending'"
-                        + " AND h.to_state = 'Processing' GROUP BY h.order_id HAVING count(*) > 1 LIMIT 10", prefix + "%",
-                rows -> claimedMoreThanOnce.add(rows.getString(1) + " [" + rows.getString(2) + "]"));
-        Map<String, Long> claimsByInstance = new TreeMap<>();
-        Rows.query("SELECT h.actor_name, count(*) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
-                        + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.from_state = 'Pending'"
-                        + " AND h.to_state = 'Processing' GROUP BY h.actor_name", prefix + "%",
-                rows -> claimsByInstance.put(rows.getString(1), rows.getLong(2)));
-        long ordersStored = TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id LIKE ?", prefix + "%");
-        long distinctCustomers = TestStack.scalar("SELECT count(DISTINCT customer_id) FROM customer_order"
-                + " WHERE customer_id LIKE ?", prefix + "%");
+        Map<String, Long> states = StoreCounts.states(prefix);
+        Map<Long, Long> claimsPerOrder = StoreCounts.claimsPerOrder(prefix);
+        List<String> claimedMoreThanOnce = StoreCounts.claimedMoreThanOnce(prefix);
+        Map<String, Long> claimsByInstance = StoreCounts.claimsByInstance(prefix);
+        long ordersStored = StoreCounts.orders(prefix);
+        long distinctCustomers = StoreCounts.distinctCustomers(prefix);
         JsonNode stats = simulator.stats();
         long applied = stats.get("applied").asLong() - appliedBefore;
         LOG.info("Orders stored " + ordersStored + " by state " + states + "; claims per order " + claimsPerOrder
@@ -188,33 +166,4 @@ class ClaimContentionIT {
                 "overseer.scheduler.complete-by", "PT5M",
                 "overseer.supervisor.retry-complete-by", "PT5M");
     }
-
-    /** A POST of one order; a 503 is retried after its Retry-After (a few times), anything else is returned. */
-    private static Http.Reply submit(OrdersApi api, String customer) {
-        Http.Reply reply = null;
-        for (int attempt = 0; attempt < 10; attempt++) {
-            reply = api.submitRaw("application/json", OrdersApi.order(customer, WORKFLOW));
-            String retryAfter = reply.header("Retry-After");
-            if (reply.status() != 503 || retryAfter == null) {
-                return reply;
-            }
-            long seconds;
-            try {
-                seconds = Long.parseLong(retryAfter.trim());
-            } catch (NumberFormatException e) {
-                seconds = 1; // an HTTP-date: not worth parsing here
-            }
-            Poll.sleep(Math.min(10_000, 1_000 * Math.max(1, seconds)));
-        }
-        return reply;
-    }
-
-    private static Map<String, Long> states(String prefix) {
-        Map<String, Long> states = new TreeMap<>();
-        Rows.query("SELECT s.process_state, count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
-                + " WHERE o.customer_id LIKE ? GROUP BY s.process_state", prefix + "%",
-                rows -> states.put(rows.getString(1), rows.getLong(2)));
-        return states;
-    }
-
 }

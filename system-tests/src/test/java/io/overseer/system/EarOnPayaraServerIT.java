@@ -1,9 +1,12 @@
 package io.overseer.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.launcher.Templates;
+import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
+import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -22,8 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Smoke test of the EAR on Payara Server 6 (from Maven Central): a fresh domain gets the same
- * server-config post-boot file as Payara Micro (through asadmin multimode), the EAR is deployed, and an
- * order goes through to Processed against the shared PostgreSQL, Artemis and simulator.
+ * server-config post-boot file as Payara Micro (through asadmin multimode), the EAR is deployed between
+ * server-config's http-closed and http-open files (the HTTP port closed meanwhile, as docs/health.md
+ * asks), and an order goes through to Processed against the shared PostgreSQL, Artemis and simulator.
  */
 class EarOnPayaraServerIT {
 
@@ -32,6 +37,7 @@ class EarOnPayaraServerIT {
 
     private static Path home;
     private static int portBase;
+    private static boolean portClosedDuringDeployment;
 
     @BeforeAll
     static void startDomainAndDeploy() throws Exception {
@@ -44,9 +50,20 @@ class EarOnPayaraServerIT {
                 "--domaindir", domains.toString(), DOMAIN);
         Files.copy(TestStack.layout().postgresqlJar(), domains.resolve(DOMAIN + "/lib/postgresql.jar"));
         asadmin("start-domain", "--domaindir", domains.toString(), DOMAIN);
+        // Closed before the resource adapter is deployed: from then on Payara's readiness says UP with no checks.
+        admin("multimode", "--file", listenerCommands(TestStack.layout().httpClosedTemplate(), "http-closed.asadmin"));
+        portClosedDuringDeployment = free(portBase + 80);
         admin("multimode", "--file", TestStack.writePostBoot(TestStack.workDir().resolve("payara-server-post-boot.asadmin")).toString());
         admin("create-system-properties", "overseer.remote-service.url=" + Templates.asadminEscape(TestStack.simulatorUrl()));
         admin("deploy", "--name", "overseer", Path.of(System.getProperty("overseer.deploy.dir"), "overseer.ear").toString());
+        admin("multimode", "--file", listenerCommands(TestStack.layout().httpOpenTemplate(), "http-open.asadmin"));
+    }
+
+    /** server-config's command file for Payara Server's HTTP listener. */
+    private static String listenerCommands(Path template, String name) throws IOException {
+        Path file = TestStack.workDir().resolve("payara-server-" + name);
+        Files.writeString(file, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener-1")));
+        return file.toString();
     }
 
     @AfterAll
@@ -64,6 +81,25 @@ class EarOnPayaraServerIT {
 
         assertEquals("Processed", api.awaitState(orderId, Duration.ofSeconds(90), "Processed").get("processState").asText());
         assertEquals(3, TestStack.simulator().effects(orderId).size(), "one effect per step of the order workflow");
+    }
+
+    /** The EAR's own checks appear in Payara Server's health endpoints, and say UP. */
+    @Test
+    void readinessAndLivenessNameTheApplicationsChecks() {
+        assertTrue(portClosedDuringDeployment, "nothing listened on the HTTP port while the EAR was deployed");
+        URI root = URI.create("http://127.0.0.1:" + (portBase + 80) + "/");
+        Poll.until("readiness UP on Payara Server", Duration.ofSeconds(60),
+                () -> Http.get(root.resolve("health/ready")).status() == 200);
+        Http.Reply ready = Http.get(root.resolve("health/ready"));
+        Http.Reply live = Http.get(root.resolve("health/live"));
+
+        for (String check : List.of("application", "database", "broker")) {
+            assertTrue(ready.body().contains("\"" + check + "\""), ready.body());
+        }
+        assertEquals(200, live.status(), live.body());
+        for (String check : List.of("workers", "database-pool")) {
+            assertTrue(live.body().contains("\"" + check + "\""), live.body());
+        }
     }
 
     private static void admin(String... args) throws Exception {

@@ -4,8 +4,12 @@ import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.support.TestStack;
 import java.nio.file.Path;
+import java.util.List;
 
-/** Application servers that system tests start, kill and restart themselves, joined to the TestStack. */
+/**
+ * Application servers that system tests start, kill and restart themselves, joined to the TestStack. They
+ * listen on 127.0.0.1 only, as the rest of the test stack does.
+ */
 final class SystemServers {
 
     private SystemServers() {
@@ -21,11 +25,30 @@ final class SystemServers {
         var broker = TestStack.broker();
         AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                TestStack.simulatorUrl(), properties(extraProperties), "512m");
+                TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1");
         Path dir = TestStack.workDir().resolve(name);
         AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
         return server;
+    }
+
+    /**
+     * Starts the servers one after the other, each ready before the next (as the launcher does). Started
+     * together, three servers on a busy two-core machine each missed the 180 s readiness limit.
+     */
+    static void startAll(List<AppServerNode> servers) throws Exception {
+        for (AppServerNode server : servers) {
+            server.start();
+        }
+    }
+
+    /** Stops those that were created (null entries are skipped), one after the other. */
+    static void stopAll(List<AppServerNode> servers) {
+        for (AppServerNode server : servers) {
+            if (server != null) {
+                server.stop();
+            }
+        }
     }
 
     /**

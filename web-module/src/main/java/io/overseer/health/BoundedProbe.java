@@ -33,7 +33,7 @@ final class BoundedProbe {
     BoundedProbe(String name) {
         this.name = name;
         this.executor = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "readiness-" + name);
+            Thread thread = new Thread(task, "health-" + name);
             thread.setDaemon(true);
             thread.setContextClassLoader(application);
             return thread;
@@ -45,27 +45,48 @@ final class BoundedProbe {
         executor.shutdownNow();
     }
 
+    /** UP if the round trip succeeded within the bound, DOWN with the reason otherwise. */
     HealthCheckResponse run(Callable<Void> roundTrip) {
+        Answer answer = attempt(roundTrip);
+        if (answer.succeeded()) {
+            return HealthCheckResponse.up(name);
+        }
+        return HealthCheckResponse.named(name).down().withData("error", answer.error()).build();
+    }
+
+    /** Makes the round trip, unless the last one is still under way, and waits for it within the bound. */
+    Answer attempt(Callable<Void> roundTrip) {
         Future<?> previous = inFlight.get();
         if (previous != null && !previous.isDone()) {
-            return down("an earlier check is still waiting");
+            return Answer.none("an earlier check is still waiting");
         }
         Future<?> attempt = executor.submit(roundTrip);
         inFlight.set(attempt);
         try {
             attempt.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-            return HealthCheckResponse.up(name);
+            return new Answer(true, null);
         } catch (TimeoutException e) {
-            return down("no answer within " + TIMEOUT_MILLIS + " ms");
+            return Answer.none("no answer within " + TIMEOUT_MILLIS + " ms");
         } catch (ExecutionException e) {
-            return down(e.getCause().getClass().getSimpleName());
+            return new Answer(true, e.getCause().getClass().getSimpleName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return down("interrupted");
+            return Answer.none("interrupted");
         }
     }
 
-    private HealthCheckResponse down(String error) {
-        return HealthCheckResponse.named(name).down().withData("error", error).build();
+    /**
+     * What came back within the bound: {@code inTime} if the round trip ended (well or with an error),
+     * {@code error} the failure's kind or why nothing came back, null if it succeeded.
+     */
+    record Answer(boolean inTime, String error) {
+
+        static Answer none(String why) {
+            return new Answer(false, why);
+        }
+
+        boolean succeeded() {
+            return inTime && error == null;
+        }
     }
 }

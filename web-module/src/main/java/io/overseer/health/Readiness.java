@@ -1,9 +1,11 @@
 package io.overseer.health;
 
 import io.overseer.messaging.Destinations;
+import io.overseer.platform.ShutdownGate;
 import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.QueueBrowser;
@@ -14,14 +16,44 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 
 /**
- * Ready only when PostgreSQL and the broker answer a round trip: an instance that can reach neither
- * would accept orders it cannot store or dispatch. Each round trip is bounded ({@link BoundedProbe}):
- * a hung database or broker makes the probe answer DOWN, never hang.
+ * Ready only when the application serves and PostgreSQL and the broker answer a round trip: an instance
+ * that can reach neither would accept orders it cannot store or dispatch. Each round trip is bounded
+ * ({@link BoundedProbe}): a hung database or broker makes the probe answer DOWN, never hang.
  */
 public final class Readiness {
 
     private Readiness() {
-        // holder of the two checks; each check is its own bean
+        // holder of the checks; each check is its own bean
+    }
+
+    /**
+     * DOWN until the web module has started ({@link WebModuleLifecycle}) and again once this instance
+     * shuts down ({@link ShutdownGate}), so that a load balancer sends requests only to an instance that
+     * takes them. Payara registers the application's checks when CDI starts, seconds before the web
+     * module serves (4 s to 15 s seen), and the other checks are UP by then: this one keeps readiness
+     * DOWN meanwhile. (Before the checks exist at all, Payara answers UP with none: docs/health.md.)
+     */
+    @org.eclipse.microprofile.health.Readiness
+    @ApplicationScoped
+    public static class ApplicationCheck implements HealthCheck {
+        @Inject
+        ShutdownGate gate;
+        private volatile boolean serving;
+
+        public void serving(boolean serving) {
+            this.serving = serving;
+        }
+
+        @Override
+        public HealthCheckResponse call() {
+            if (!serving) {
+                return HealthCheckResponse.named("application").down().withData("state", "starting").build();
+            }
+            if (!gate.isOpen()) {
+                return HealthCheckResponse.named("application").down().withData("state", "shutting down").build();
+            }
+            return HealthCheckResponse.up("application");
+        }
     }
 
     @org.eclipse.microprofile.health.Readiness

@@ -1,0 +1,64 @@
+package io.overseer.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AppServerNodeTest {
+
+    private static final AppServerConfig CONFIG = new AppServerConfig(8081, "jdbc:postgresql://127.0.0.1:1/d", "u", "p",
+            "127.0.0.1", 61616, "app", "secret", "http://127.0.0.1:8090", Map.of("overseer.instance-id", "x-2"), null);
+
+    @TempDir
+    Path dir;
+
+    private AppServerNode node(AppServerConfig config) throws IOException {
+        Path stack = dir.resolve("stack");
+        Files.createDirectories(stack.resolve("config"));
+        Files.writeString(stack.resolve("config/post-boot.asadmin"), "create-system-properties port=@HTTP_PORT@\n");
+        return new AppServerNode(StackLayout.fromDirectory(stack), "payara-2", dir.resolve("payara-2"),
+                dir.resolve("logs/payara-2.log"), config);
+    }
+
+    @Test
+    void anInstanceIsNamedInTheLauncherLog() throws IOException {
+        AppServerNode node = node(CONFIG);
+        assertEquals("payara-2", node.name());
+        assertEquals("Payara Micro payara-2", node.label());
+        assertEquals("http://127.0.0.1:8081", node.baseUrl());
+        AppServerNode single = new AppServerNode(StackLayout.fromDirectory(dir), dir.resolve("payara"),
+                dir.resolve("payara.log"), CONFIG);
+        assertEquals("payara", single.name());
+        assertEquals("Payara Micro", single.label());
+    }
+
+    @Test
+    void withoutABindAddressPayaraKeepsItsDefaultListeners() throws IOException {
+        AppServerNode node = node(CONFIG);
+        String postBoot = Files.readString(node.writePostBoot());
+        assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
+        assertFalse(postBoot.contains("http-listener.address"), postBoot);
+        assertFalse(postBoot.contains("set-hazelcast-configuration"), postBoot);
+        assertFalse(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Doverseer.instance-id=x-2"));
+    }
+
+    @Test
+    void aBindAddressKeepsHttpAndTheDataGridOnIt() throws IOException {
+        AppServerConfig loopback = CONFIG.withBindAddress("127.0.0.1");
+        AppServerNode node = node(loopback);
+        String postBoot = Files.readString(node.writePostBoot());
+        assertTrue(postBoot.contains("set configs.config.server-config.network-config.network-listeners.network-listener"
+                + ".http-listener.address=127.0.0.1\n"), postBoot);
+        assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
+        assertTrue(node.command(loopback, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertEquals(loopback, loopback.withAppProperties(Map.of()), "the address survives other changes");
+    }
+}

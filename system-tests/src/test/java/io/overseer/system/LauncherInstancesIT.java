@@ -1,0 +1,105 @@
+package io.overseer.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.LauncherOptions;
+import io.overseer.launcher.Stack;
+import io.overseer.launcher.Wait;
+import io.overseer.support.Poll;
+import io.overseer.support.TestStack;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./run --instances 2}, as the launcher's Stack builds it, with a PostgreSQL, a broker and a
+ * simulator of its own: two application servers on consecutive ports, each with its own work directory.
+ * A kill -9 of the second stops nothing else — the first keeps answering, untouched, while the
+ * launcher restarts the second alone — and stopping the stack (what Ctrl-C and SIGTERM do) stops both.
+ */
+class LauncherInstancesIT {
+
+    private static final Logger LOG = Logger.getLogger(LauncherInstancesIT.class.getName());
+    private static final Duration RESTART = Duration.ofMinutes(3);
+
+    private Stack stack;
+
+    @AfterEach
+    void stopStack() {
+        if (stack != null) {
+            stack.stop();
+        }
+    }
+
+    @Test
+    void aKilledInstanceIsRestartedAloneWhileTheOtherKeepsServing() throws Exception {
+        int http = twoFreePorts();
+        LauncherOptions options = LauncherOptions.parse(new String[] {"--instances", "2", "--bind-address", "127.0.0.1",
+                "--http-port", Integer.toString(http), "--simulator-port", free(), "--broker-port", free(),
+                "--console-port", free(), "--db-port", free(),
+                "--data-dir", TestStack.workDir().resolve("launcher-instances").toString()}, Map.of());
+        stack = new Stack(options, TestStack.layout());
+        stack.start();
+        AppServerNode first = stack.appServers().get(0);
+        AppServerNode second = stack.appServers().get(1);
+        assertEquals(List.of("payara", "payara-2"), List.of(first.name(), second.name()));
+        assertEquals(List.of("http://127.0.0.1:" + http, "http://127.0.0.1:" + (http + 1)),
+                List.of(first.baseUrl(), second.baseUrl()));
+        String summary = stack.summary();
+        assertTrue(summary.contains("http://127.0.0.1:" + http + "/api/orders")
+                && summary.contains("http://127.0.0.1:" + (http + 1) + "/api/orders"), summary);
+
+        long firstPid = first.pid();
+        long secondPid = second.pid();
+        second.kill9();
+        assertFalse(second.isAlive());
+        assertTrue(ready(first), "the first instance answers while the second is dead");
+        Poll.until("the launcher to restart the second instance", RESTART,
+                () -> second.pid() != -1 && second.pid() != secondPid && ready(second));
+        LOG.info("payara-2 restarted as pid " + second.pid() + " (was " + secondPid + "); payara still pid " + firstPid);
+        assertEquals(firstPid, first.pid(), "the first instance was left alone");
+        assertTrue(ready(first));
+
+        long restartedPid = second.pid();
+        stack.stop();
+        stack = null;
+        for (long pid : new long[] {firstPid, restartedPid}) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " stopped");
+        }
+        assertNotEquals(secondPid, restartedPid);
+    }
+
+    private static boolean ready(AppServerNode server) {
+        return Wait.httpOkContaining(server.baseUrl() + "/health/ready", "\"database\"");
+    }
+
+    /** A port whose next one is free too, for the two instances. */
+    private static int twoFreePorts() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = TestStack.freePort();
+            if (port < 65535 && isFree(port + 1)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no two consecutive free ports");
+    }
+
+    private static boolean isFree(int port) {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static String free() {
+        return Integer.toString(TestStack.freePort());
+    }
+}
