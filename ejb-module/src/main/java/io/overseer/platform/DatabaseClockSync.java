@@ -6,7 +6,6 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Schedule;
-import jakarta.ejb.SessionContext;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
@@ -41,8 +40,6 @@ public class DatabaseClockSync {
     DataSource dataSource;
     @Inject
     Clocks clocks;
-    @Resource
-    SessionContext context;
 
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -50,21 +47,7 @@ public class DatabaseClockSync {
         sync();
     }
 
-    /**
-     * Measures through this bean's business view, as a call of its own: Payara counts a database failure
-     * met inside a timer callback as a failed delivery even when the callback catches it, and after two
-     * such failures it cancels the timer for good (EJB5119). An outage then would end the measurements.
-     */
     @Schedule(hour = "*", minute = "*", second = "*/30", persistent = false)
-    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    void tick() {
-        try {
-            context.getBusinessObject(DatabaseClockSync.class).sync();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not read the database clock; keeping the last offset", e);
-        }
-    }
-
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void sync() {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {

@@ -68,17 +68,6 @@ public class Scheduler {
         return claim(orderIds, CLAIMED);
     }
 
-    /**
-     * Ids of up to {@code limit} orders that have waited for a scheduler since {@code before}: their
-     * dispatch hint was lost. A business method, not a read in the poller's timer callback: Payara counts
-     * a database failure met inside a timer callback as a failed delivery even when the callback catches
-     * it, and after two such failures it cancels the timer for good (EJB5119, seen in DatabaseOutageIT:
-     * the poller stopped for ever at a 5 s PostgreSQL outage and its orders stayed Pending).
-     */
-    public List<String> stranded(OffsetDateTime before, int limit) {
-        return store.stranded(before, clocks.now(), limit);
-    }
-
     /** As {@link #claim(Collection)}, for orders found by the poller: their history says so. */
     public int claimStranded(Collection<String> orderIds) {
         return claim(orderIds, CLAIMED_STRANDED);

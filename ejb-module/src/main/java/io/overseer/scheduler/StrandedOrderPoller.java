@@ -1,6 +1,7 @@
 package io.overseer.scheduler;
 
 import io.overseer.platform.Clocks;
+import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -36,6 +37,8 @@ public class StrandedOrderPoller {
     @EJB
     Scheduler scheduler;
     @Inject
+    StateStore store;
+    @Inject
     SchedulerSettings settings;
     @Inject
     Clocks clocks;
@@ -49,8 +52,8 @@ public class StrandedOrderPoller {
         try {
             int claimed = 0;
             for (int round = 0; round < MAX_ROUNDS; round++) {
-                // Through the scheduler, never the store directly: see Scheduler.stranded.
-                List<String> ids = scheduler.stranded(clocks.now().minus(settings.strandedAfter()), settings.pollBatch());
+                var now = clocks.now();
+                List<String> ids = store.stranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
                 claimed += claim(ids);
                 if (ids.size() < settings.pollBatch()) {
                     break;
