@@ -55,8 +55,8 @@ class LauncherInstancesIT {
         assertEquals(List.of("http://127.0.0.1:" + http, "http://127.0.0.1:" + (http + 1)),
                 List.of(first.baseUrl(), second.baseUrl()));
         String summary = stack.summary();
-        assertTrue(summary.contains("http://127.0.0.1:" + http + "/api/orders")
-                && summary.contains("http://127.0.0.1:" + (http + 1) + "/api/orders"), summary);
+        assertTrue(summary.contains("http://localhost:" + http + "/api/orders")
+                && summary.contains("http://localhost:" + (http + 1) + "/api/orders"), summary);
 
         assertOnlyLoopback(List.of(stack.postgres().pid(), stack.broker().pid(), stack.simulator().pid(),
                 first.pid(), second.pid()));
