@@ -96,18 +96,67 @@ abstract class OutageScenario {
         void run() throws Exception;
     }
 
+    /**
+     * Orders that arrive by another way than the REST load (e.g. the JMS order queue), under this test's
+     * customer prefix: started and stopped with the REST load, counted when waiting for the orders to
+     * settle, and checked afterwards.
+     */
+    interface SideLoad {
+        void start(String customerPrefix);
+
+        void stop() throws InterruptedException;
+
+        /** Orders the other way accepted: each must exist. */
+        int accepted();
+
+        /** Checks once every order has settled (none lost, none twice, each Processed). */
+        List<Executable> checks();
+
+        /** Figures for the report. */
+        String describe();
+    }
+
+    /** The application server of this scenario, joined to the broker under test. */
+    AppServerNode newServer(String name) {
+        return SystemServers.payaraMicro(name);
+    }
+
+    /** A connection factory of the broker's operator on the broker under test (counts the DLQ). */
+    org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory operatorFactory() {
+        return TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
+    }
+
+    /** Null: REST only. */
+    SideLoad sideLoad() {
+        return null;
+    }
+
+    /** Figures of the subclass's own, computed before the checks (so that a failure reports them too). */
+    String extraReport() {
+        return "";
+    }
+
+    /** The customer ids of this test's orders start with this. */
+    String customerPrefix() {
+        return customerPrefix;
+    }
+
     void runThrough(String name, String faultDescription, Fault fault) throws Exception {
         customerPrefix = "c-" + name + "-" + Long.toHexString(System.nanoTime()) + "-";
         SimulatorApi simulator = TestStack.simulator();
         simulator.clearFaults();
-        server = SystemServers.payaraMicro(name);
+        server = newServer(name);
         server.start();
         long payaraPid = server.pid();
         OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
 
         int deadLettersBefore = deadLetters();
         Load load = new Load(api, customerPrefix);
+        SideLoad side = sideLoad();
         load.start();
+        if (side != null) {
+            side.start(customerPrefix);
+        }
         OffsetDateTime faultStart;
         OffsetDateTime componentBack;
         long faultStartNanos;
@@ -124,8 +173,15 @@ abstract class OutageScenario {
             LOG.info("Back " + Duration.between(faultStart, componentBack).toMillis() + " ms after the fault began");
             Poll.sleep(LOAD_AFTER_RETURN.toMillis()); // load keeps arriving for this long after the return
         } finally {
-            load.stop();
+            try {
+                load.stop();
+            } finally {
+                if (side != null) {
+                    side.stop();
+                }
+            }
         }
+        int sideAccepted = side == null ? 0 : side.accepted();
 
         // Wait for the orders to settle, but report the figures whatever happens.
         String settled = null;
@@ -134,7 +190,7 @@ abstract class OutageScenario {
             Poll.until("every order of this test to be Processed (" + SETTLED_AFTER_FAULT.toSeconds()
                     + " s after the fault)", settleLeft.isNegative() ? Duration.ZERO : settleLeft,
                     () -> count("s.process_state <> 'Processed'") == 0
-                            && count("TRUE") >= load.accepted().size());
+                            && count("TRUE") >= load.accepted().size() + sideAccepted);
         } catch (AssertionError e) {
             settled = e.getMessage();
         }
@@ -174,7 +230,8 @@ abstract class OutageScenario {
                 + "; orders in PostgreSQL " + ordersInDatabase + " by state " + byState
                 + "; simulator appliedTwice " + stats.path("appliedTwice").asLong()
                 + "; new dead letters " + newDeadLetters
-                + "; Payara pid " + payaraPid + " → " + nowPid;
+                + "; Payara pid " + payaraPid + " → " + nowPid
+                + (side == null ? "" : "; " + side.describe()) + extraReport();
         LOG.info(report);
 
         String settledFailure = settled;
@@ -201,13 +258,16 @@ abstract class OutageScenario {
         checks.add(() -> assertEquals(0, newDeadLetters, "messages dead-lettered during the outage"));
         if (settled == null) {
             checks.add(() -> assertAllEffectsOnce(simulator, accepted));
+            if (side != null) {
+                checks.addAll(side.checks());
+            }
         }
         assertAll(report, checks.stream());
     }
 
     /** Messages in the DLQ now, counted by browsing it as the broker's operator. */
-    private static int deadLetters() throws JMSException {
-        try (var factory = TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
+    private int deadLetters() throws JMSException {
+        try (var factory = operatorFactory();
              jakarta.jms.Connection connection = factory.createConnection()) {
             connection.start();
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -360,7 +420,7 @@ abstract class OutageScenario {
     }
 
     /** The first task-level Processed transition of this test's orders recorded after {@code after}. */
-    private OffsetDateTime firstTaskProcessedAfter(OffsetDateTime after) {
+    OffsetDateTime firstTaskProcessedAfter(OffsetDateTime after) {
         try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
                 "SELECT min(h.at) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
                         + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.to_state = 'Processed' AND h.at > ?")) {
@@ -375,8 +435,49 @@ abstract class OutageScenario {
         }
     }
 
+    /**
+     * The longest time between two of this test's orders becoming Processed within [from, to] (counting
+     * from {@code from} and up to {@code to}): how long processing paused around a fault, whatever was in
+     * flight. Returns the gap and where it began.
+     */
+    Gap longestProcessingGap(OffsetDateTime from, OffsetDateTime to) {
+        List<OffsetDateTime> times = new ArrayList<>();
+        times.add(from);
+        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
+                "SELECT h.at FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
+                        + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.to_state = 'Processed'"
+                        + " AND h.at > ? AND h.at < ? ORDER BY h.at")) {
+            query.setString(1, customerPrefix + "%");
+            query.setObject(2, from);
+            query.setObject(3, to);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    times.add(rows.getObject(1, OffsetDateTime.class));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        times.add(to);
+        Gap longest = new Gap(Duration.ZERO, from);
+        for (int i = 1; i < times.size(); i++) {
+            Duration gap = Duration.between(times.get(i - 1), times.get(i));
+            if (gap.compareTo(longest.length()) > 0) {
+                longest = new Gap(gap, times.get(i - 1));
+            }
+        }
+        return longest;
+    }
+
+    record Gap(Duration length, OffsetDateTime start) {
+        String describe(OffsetDateTime reference) {
+            return length.toMillis() + " ms from t" + String.format("%+.1f s",
+                    Duration.between(reference, start).toMillis() / 1000.0);
+        }
+    }
+
     /** Now on PostgreSQL's clock, which the application stamps its history with. */
-    private static OffsetDateTime databaseNow() throws SQLException {
+    static OffsetDateTime databaseNow() throws SQLException {
         try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement("SELECT clock_timestamp()");
              ResultSet rows = query.executeQuery()) {
             rows.next();
