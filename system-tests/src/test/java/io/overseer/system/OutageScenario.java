@@ -53,7 +53,7 @@ import org.junit.jupiter.api.function.Executable;
  * component's return, every accepted order ends Processed, no effect is applied twice, no message is
  * dead-lettered, and the application server is never restarted.
  *
- * <p>Load: {@value #CLIENTS} client threads at {@value #RATE_PER_SECOND} orders/s in all, each POST
+ * <p>Load: {@value #CLIENTS} client threads at {@value #RATE_PER_SECOND} orders/s in all (unless a subclass says otherwise), each POST
  * with the 30 s timeout of {@link Http}, so a blocked submission shows as a slow POST, never a hang.
  * Durations count from the end of the warm-up (a fresh server's first answers are slow for reasons of
  * its own); 5 s of steady load precede the fault, and their slowest POST is reported beside the limit.
@@ -126,6 +126,11 @@ abstract class OutageScenario {
         return TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
     }
 
+    /** REST orders per second, from all client threads together. */
+    int ratePerSecond() {
+        return RATE_PER_SECOND;
+    }
+
     /** Null: REST only. */
     SideLoad sideLoad() {
         return null;
@@ -151,7 +156,7 @@ abstract class OutageScenario {
         OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
 
         int deadLettersBefore = deadLetters();
-        Load load = new Load(api, customerPrefix);
+        Load load = new Load(api, customerPrefix, ratePerSecond());
         SideLoad side = sideLoad();
         load.start();
         if (side != null) {
@@ -317,15 +322,17 @@ abstract class OutageScenario {
         private final ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         private final ConcurrentLinkedQueue<Submission> submissions = new ConcurrentLinkedQueue<>();
         private final AtomicInteger sequence = new AtomicInteger();
+        private final int rate;
         private volatile boolean running = true;
 
-        Load(OrdersApi api, String customerPrefix) {
+        Load(OrdersApi api, String customerPrefix, int rate) {
             this.api = api;
             this.customerPrefix = customerPrefix;
+            this.rate = rate;
         }
 
         void start() {
-            long interval = TimeUnit.SECONDS.toNanos(1) * CLIENTS / RATE_PER_SECOND;
+            long interval = TimeUnit.SECONDS.toNanos(1) * CLIENTS / rate;
             for (int c = 0; c < CLIENTS; c++) {
                 long offset = interval * c / CLIENTS;
                 clients.submit(() -> {
