@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * <li>the primary dead and the backup not taking over within {@link #TAKEOVER_GRACE}: the primary's journal
  *     is the newest, so restart it, then the backup, which refused to activate and must resync;
  * <li>both dead: restart them primary first if the primary was the last active one; if the backup was,
- *     refuse (its journal is the newest and a backup cannot activate by itself) and say what to do.
+ *     refuse (its journal is the newest and a backup cannot activate by itself) and say what to do; the
+ *     same when the active backup dies while the restarted primary is still syncing from it.
  * </ul>
  * Which node was active last is kept in {@link #STATE_FILE} next to the instances, so that a later launcher
  * refuses too instead of starting the primary on an old journal.
@@ -188,7 +189,12 @@ public final class BrokerPair implements Node {
             return;
         }
         if (!b) {
-            if (deadFor >= restartDelay.toNanos()) {
+            if (lastActive == BrokerHa.Role.BACKUP && !primary.acceptsClients()) {
+                // The primary was syncing from it: restarted as a backup it would wait for a primary, and the
+                // primary, finding nobody active, could activate on the little it had received.
+                refuse(backupHoldsTheNewestJournal("the backup died while it was the active node and the"
+                        + " primary was still syncing from it"));
+            } else if (deadFor >= restartDelay.toNanos()) {
                 LOG.warn("{} died; restarting it (it resyncs from the primary)", backup.label());
                 restart(backup);
             }
