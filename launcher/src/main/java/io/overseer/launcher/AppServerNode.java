@@ -200,6 +200,11 @@ public final class AppServerNode implements Node {
         return config;
     }
 
+    /** Where the server's output goes (its whole log, for a test that reports what it saw). */
+    public Path logFile() {
+        return logFile;
+    }
+
     public int port() {
         return config.httpPort();
     }

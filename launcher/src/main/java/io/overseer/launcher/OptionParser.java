@@ -17,8 +17,11 @@ final class OptionParser {
         HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT", "Payara Micro HTTP port (of the first instance)"),
         INSTANCES("--instances", "OVERSEER_INSTANCES", "1", "N",
                 "application instances (1-" + AppInstance.MAX + "), HTTP ports from --http-port up"),
-        BIND_ADDRESS("--bind-address", "OVERSEER_BIND_ADDRESS", null, "IPV4",
-                "where the instances listen (default: all interfaces)"),
+        BIND_ADDRESS("--bind-address", "OVERSEER_BIND_ADDRESS", "127.0.0.1", "IPV4",
+                "where the instances listen, HTTP and data grid (default: loopback only; another address"
+                        + " also needs --expose-demo-user)"),
+        EXPOSE_DEMO_USER("--expose-demo-user", "OVERSEER_EXPOSE_DEMO_USER", null, "yes",
+                "say it twice: serve beyond loopback although ./run's demo user demo/demo holds every role"),
         SIMULATOR_PORT("--simulator-port", "OVERSEER_SIMULATOR_PORT", "8090", "PORT", "remote-service simulator port"),
         BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT",
                 "broker port (local Artemis or external); with --broker-ha the backup's is this + 1"),
@@ -140,6 +143,8 @@ final class OptionParser {
         }
         String stack = value(v, Opt.STACK_DIR);
         int instances = instances(v);
+        String bindAddress = bindAddress(v);
+        requireDeliberateExposure(bindAddress, v.get(Opt.EXPOSE_DEMO_USER));
         if (brokerHa) {
             checkBackupPorts(v);
         }
@@ -147,7 +152,7 @@ final class OptionParser {
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
-                port(v, Opt.HTTP_PORT), instances, bindAddress(v), port(v, Opt.SIMULATOR_PORT),
+                port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa,
@@ -249,10 +254,29 @@ final class OptionParser {
         }
     }
 
-    /** An IPv4 literal (a name would need a lookup, and Payara's data grid takes addresses only); 0.0.0.0 is the default. */
+
+    /**
+     * The stack ./run starts always has the demo user demo/demo, who holds every role (operator included):
+     * serving it beyond this machine must be asked for twice, with the address and with
+     * --expose-demo-user yes, or anyone who can reach the machine could cancel and resubmit orders.
+     */
+    static void requireDeliberateExposure(String bindAddress, String exposeDemoUser) {
+        boolean loopback = bindAddress != null && bindAddress.startsWith("127.");
+        if (loopback) {
+            return;
+        }
+        if (!"yes".equals(exposeDemoUser)) {
+            throw new UsageException(Opt.BIND_ADDRESS.flag + " " + (bindAddress == null ? "0.0.0.0" : bindAddress)
+                    + " would serve the API beyond this machine, where anyone could sign in as the demo user"
+                    + " demo/demo, who holds every role: add " + Opt.EXPOSE_DEMO_USER.flag + " yes ("
+                    + Opt.EXPOSE_DEMO_USER.env + "=yes) if that is what you want");
+        }
+    }
+
+    /** An IPv4 literal (a name would need a lookup, and Payara's data grid takes addresses only); 0.0.0.0 means every interface. */
     private static String bindAddress(Map<Opt, String> v) {
-        String s = v.get(Opt.BIND_ADDRESS);
-        if (s == null || s.equals("0.0.0.0")) {
+        String s = value(v, Opt.BIND_ADDRESS);
+        if (s.equals("0.0.0.0")) {
             return null;
         }
         String[] parts = s.split("\\.", -1);

@@ -11,7 +11,8 @@ final class Summary {
     static String render(Stack stack) {
         LauncherOptions o = stack.options();
         List<AppInstance> instances = stack.instances();
-        String host = o.bindAddress() == null ? "localhost" : o.bindAddress();
+        // 127.0.0.1, the default, reads as "localhost" as it always did; another address is printed as given.
+        String host = o.bindAddress() == null || o.bindAddress().equals("127.0.0.1") ? "localhost" : o.bindAddress();
         StringBuilder sb = new StringBuilder();
         String line = "=".repeat(78);
         sb.append('\n').append(line).append('\n')

@@ -32,7 +32,7 @@ class LauncherOptionsTest {
         assertEquals("overseer", o.effectiveDbUser());
         assertEquals("127.0.0.1", o.effectiveBrokerHost());
         assertEquals(1, o.instances());
-        assertNull(o.bindAddress());
+        assertEquals("127.0.0.1", o.bindAddress(), "loopback unless asked");
         assertFalse(o.help());
     }
 
@@ -79,12 +79,28 @@ class LauncherOptionsTest {
     @Test
     void bindAddress() {
         assertEquals("127.0.0.1", parse(Map.of(), "--bind-address", "127.0.0.1").bindAddress());
-        assertEquals("10.0.0.5", parse(Map.of("OVERSEER_BIND_ADDRESS", "10.0.0.5")).bindAddress());
-        assertNull(parse(Map.of(), "--bind-address", "0.0.0.0").bindAddress(), "all interfaces, as without the flag");
+        assertEquals("127.0.0.1", parse(Map.of()).bindAddress(), "loopback without the flag");
+        assertEquals("10.0.0.5", parse(Map.of("OVERSEER_BIND_ADDRESS", "10.0.0.5", "OVERSEER_EXPOSE_DEMO_USER", "yes"))
+                .bindAddress());
+        assertNull(parse(Map.of(), "--bind-address", "0.0.0.0", "--expose-demo-user", "yes").bindAddress(),
+                "all interfaces");
         for (String bad : new String[] {"localhost", "256.0.0.1", "1.2.3", "::1", "1.2.3.4.5"}) {
             UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--bind-address", bad), bad);
             assertTrue(e.getMessage().contains("IPv4"), e.getMessage());
         }
+    }
+
+    @Test
+    void anAddressBeyondLoopbackMustBeAskedForTwice() {
+        for (String address : new String[] {"0.0.0.0", "10.0.0.5"}) {
+            UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--bind-address", address));
+            assertTrue(e.getMessage().contains("demo/demo") && e.getMessage().contains("--expose-demo-user yes"),
+                    e.getMessage());
+            UsageException notYes = assertThrows(UsageException.class,
+                    () -> parse(Map.of(), "--bind-address", address, "--expose-demo-user", "true"));
+            assertTrue(notYes.getMessage().contains("--expose-demo-user yes"), notYes.getMessage());
+        }
+        assertEquals("127.0.0.2", parse(Map.of(), "--bind-address", "127.0.0.2").bindAddress(), "any loopback address");
     }
 
     @Test

@@ -51,9 +51,9 @@ class SummaryTest {
 
     @Test
     void aBindAddressIsWhereTheInstancesAreReached() {
-        String text = summary("--instances", "2", "--bind-address", "127.0.0.1");
-        assertTrue(text.contains("http://127.0.0.1:8081/api/orders"), text);
-        assertTrue(text.contains("http://127.0.0.1:8080/health/ready"), text);
+        String text = summary("--instances", "2", "--bind-address", "127.0.0.2");
+        assertTrue(text.contains("http://127.0.0.2:8081/api/orders"), text);
+        assertTrue(text.contains("http://127.0.0.2:8080/health/ready"), text);
     }
 
     @Test

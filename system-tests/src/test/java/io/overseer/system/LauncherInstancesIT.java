@@ -19,7 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ./run --instances 2}, as the launcher's Stack builds it, with a PostgreSQL, a broker and a
+ * {@code ./run --instances 2}, as the launcher's Stack builds it, with no address given: every process it
+ * starts listens on loopback only. It has a PostgreSQL, a broker and a
  * simulator of its own: two application servers on consecutive ports, each with its own work directory.
  * A kill -9 of the second stops nothing else — the first keeps answering, untouched, while the
  * launcher restarts the second alone — and stopping the stack (what Ctrl-C and SIGTERM do) stops both.
@@ -41,7 +42,8 @@ class LauncherInstancesIT {
     @Test
     void aKilledInstanceIsRestartedAloneWhileTheOtherKeepsServing() throws Exception {
         int http = twoFreePorts();
-        LauncherOptions options = LauncherOptions.parse(new String[] {"--instances", "2", "--bind-address", "127.0.0.1",
+        // No --bind-address: loopback is the default.
+        LauncherOptions options = LauncherOptions.parse(new String[] {"--instances", "2",
                 "--http-port", Integer.toString(http), "--simulator-port", free(), "--broker-port", free(),
                 "--console-port", free(), "--db-port", free(),
                 "--data-dir", TestStack.workDir().resolve("launcher-instances").toString()}, Map.of());
@@ -55,6 +57,9 @@ class LauncherInstancesIT {
         String summary = stack.summary();
         assertTrue(summary.contains("http://127.0.0.1:" + http + "/api/orders")
                 && summary.contains("http://127.0.0.1:" + (http + 1) + "/api/orders"), summary);
+
+        assertOnlyLoopback(List.of(stack.postgres().pid(), stack.broker().pid(), stack.simulator().pid(),
+                first.pid(), second.pid()));
 
         long firstPid = first.pid();
         long secondPid = second.pid();
@@ -74,6 +79,40 @@ class LauncherInstancesIT {
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " stopped");
         }
         assertNotEquals(secondPid, restartedPid);
+    }
+
+    /**
+     * Every TCP socket that the stack's processes (and their children: PostgreSQL's backends) listen on is
+     * on a loopback address, as ss lists them: the HTTP ports, Payara's data grid, the broker and its
+     * console, PostgreSQL, the simulator. At least one per process, or the listing saw nothing.
+     */
+    private static void assertOnlyLoopback(List<Long> pids) throws Exception {
+        java.util.Set<Long> family = new java.util.HashSet<>(pids);
+        pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> family.add(d.pid()))));
+        Process ss = new ProcessBuilder("ss", "-H", "-ltnp").redirectErrorStream(true).start();
+        List<String> lines = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines().toList();
+        assertEquals(0, ss.waitFor(), "ss -H -ltnp: " + lines);
+        java.util.regex.Pattern pidOf = java.util.regex.Pattern.compile("pid=(\\d+)");
+        List<String> ours = lines.stream().filter(line -> {
+            java.util.regex.Matcher m = pidOf.matcher(line);
+            while (m.find()) {
+                if (family.contains(Long.parseLong(m.group(1)))) {
+                    return true;
+                }
+            }
+            return false;
+        }).toList();
+        LOG.info("Listening sockets of the stack: " + ours);
+        for (long pid : pids) {
+            assertTrue(ours.stream().anyMatch(line -> line.contains("pid=" + pid + ",")),
+                    "no listening socket seen for pid " + pid + " in " + lines);
+        }
+        List<String> exposed = ours.stream().filter(line -> {
+            String local = line.trim().split("\\s+")[3]; // State Recv-Q Send-Q Local:Port Peer:Port Process
+            return !(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"));
+        }).toList();
+        assertTrue(exposed.isEmpty(), "listening beyond loopback: " + exposed);
     }
 
     private static boolean ready(AppServerNode server) {

@@ -223,6 +223,8 @@ abstract class OutageScenario {
         JsonNode stats = simulator.stats();
         long nowPid = server.pid();
         int newDeadLetters = deadLetters() - deadLettersBefore;
+        String unsettled = settled == null ? "" : describeUnsettled();
+        List<String> cancelledTimers = serverLog().stream().filter(line -> line.contains("EJB5119")).toList();
 
         String report = faultDescription + ": " + submissions.size() + " POSTs " + outcomes
                 + "; slowest during warm-up " + warmUpSlowestMs + " ms, answered in the " + BASELINE.toSeconds()
@@ -254,11 +256,15 @@ abstract class OutageScenario {
         checks.add(() -> {
             if (settledFailure != null) {
                 fail("not every order settled: " + settledFailure + "; this test's orders by state " + byState
-                        + "; accepted (202) " + accepted.size() + ", of them Processed " + acceptedProcessed);
+                        + "; accepted (202) " + accepted.size() + ", of them Processed " + acceptedProcessed
+                        + "; the unsettled: " + unsettled);
             }
         });
         checks.add(() -> assertEquals(0, stats.path("appliedTwice").asLong(), "effects applied twice: " + stats));
         checks.add(() -> assertEquals(payaraPid, nowPid, "the application server was restarted or died"));
+        // The poller, the supervisor and the other timers must outlive the outage: Payara cancels a timer
+        // for good after failed deliveries (EJB5119), and then nothing recovers what they would have.
+        checks.add(() -> assertTrue(cancelledTimers.isEmpty(), "the container cancelled timers: " + cancelledTimers));
         // Good messages that failed during the outage are delivered again, never dead-lettered.
         checks.add(() -> assertEquals(0, newDeadLetters, "messages dead-lettered during the outage"));
         if (settled == null) {
@@ -268,6 +274,47 @@ abstract class OutageScenario {
             }
         }
         assertAll(report, checks.stream());
+    }
+
+    /**
+     * This test's orders that are not Processed (at most five): their state record, their history and the
+     * server's log lines that name them, so that a failure on a CI machine can be read without the machine.
+     */
+    private String describeUnsettled() {
+        List<String> ids = new ArrayList<>();
+        Rows.query("SELECT s.order_id FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+                + " WHERE o.customer_id LIKE ? AND s.process_state <> 'Processed' ORDER BY s.order_id LIMIT 5",
+                customerPrefix + "%", rows -> ids.add(rows.getString(1)));
+        StringBuilder out = new StringBuilder();
+        List<String> log = serverLog();
+        for (String id : ids) {
+            out.append(System.lineSeparator()).append("order ").append(id).append(':');
+            Rows.query("SELECT process_state, locked_by, complete_by, not_before, updated_at, epoch, failure_count,"
+                    + " last_error, clock_timestamp() FROM order_state WHERE order_id = ?", id, rows -> out.append(
+                    String.format("%n  state %s locked_by %s complete_by %s not_before %s updated_at %s epoch %s"
+                            + " failures %s last_error %s (database now %s)", rows.getString(1), rows.getString(2),
+                            rows.getString(3), rows.getString(4), rows.getString(5), rows.getString(6),
+                            rows.getString(7), rows.getString(8), rows.getString(9))));
+            Rows.query("SELECT seq, at, step_name, from_state, to_state, actor, reason FROM order_history"
+                    + " WHERE order_id = ? ORDER BY seq", id, rows -> out.append(String.format("%n  history %s %s %s %s->%s %s %s",
+                    rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4), rows.getString(5),
+                    rows.getString(6), rows.getString(7))));
+            log.stream().filter(line -> line.contains(id)).limit(20)
+                    .forEach(line -> out.append(System.lineSeparator()).append("  log ").append(line));
+        }
+        // What the safety nets said: a poller or supervisor that stopped working explains a stuck order.
+        log.stream().filter(line -> line.contains("StrandedOrderPoller") || line.contains("stranded")
+                        || line.contains("Supervisor") && line.contains("WARN")).limit(30)
+                .forEach(line -> out.append(System.lineSeparator()).append("log ").append(line));
+        return out.toString();
+    }
+
+    private List<String> serverLog() {
+        try {
+            return java.nio.file.Files.readAllLines(server.logFile());
+        } catch (IOException e) {
+            return List.of("(server log unreadable: " + e + ")");
+        }
     }
 
     /** Messages in the DLQ now, counted by browsing it as the broker's operator. */
