@@ -254,7 +254,6 @@ final class OptionParser {
         }
     }
 
-
     /**
      * The stack ./run starts always has the demo user demo/demo, who holds every role (operator included):
      * serving it beyond this machine must be asked for twice, with the address and with
