@@ -21,11 +21,20 @@ public record AppServerConfig(
         String remoteServiceUrl,
         Map<String, String> appProperties,
         String maxHeap,
-        String bindAddress) {
+        String bindAddress,
+        int brokerBackupPort) { // 0: one broker; else the backup of a replicated pair on brokerHost
 
     public AppServerConfig {
         appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
         maxHeap = maxHeap == null ? "512m" : maxHeap;
+    }
+
+    /** One broker. */
+    public AppServerConfig(int httpPort, String dbUrl, String dbUser, String dbPassword, String brokerHost,
+                           int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
+                           Map<String, String> appProperties, String maxHeap, String bindAddress) {
+        this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
+                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0);
     }
 
     /** On all interfaces. */
@@ -33,13 +42,13 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, null);
+                remoteServiceUrl, appProperties, maxHeap, null, 0);
     }
 
     /** The same settings listening on {@code address} only (null: all interfaces). */
     public AppServerConfig withBindAddress(String address) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort);
     }
 
     /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
@@ -47,7 +56,19 @@ public record AppServerConfig(
         Map<String, String> merged = new LinkedHashMap<>(appProperties);
         merged.putAll(extra);
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress);
+                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort);
+    }
+
+    /** The same settings with the adapter on a replicated pair: the backup listens on {@code backupPort}. */
+    public AppServerConfig withBrokerBackup(int backupPort) {
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort);
+    }
+
+    /** The broker's node, or both nodes of the pair. */
+    public BrokerWiring brokerWiring() {
+        return brokerBackupPort == 0 ? BrokerWiring.single(brokerHost, brokerPort)
+                : BrokerWiring.pair(brokerHost, brokerPort, brokerBackupPort);
     }
 
     /** Placeholder values for post-boot.asadmin; those used inside --property lists are escaped. */
@@ -56,6 +77,7 @@ public record AppServerConfig(
         v.put("RAR_PATH", rarPath);
         v.put("BROKER_HOST", Templates.asadminEscape(brokerHost));
         v.put("BROKER_PORT", Integer.toString(brokerPort));
+        v.putAll(brokerWiring().postBootValues());
         v.put("BROKER_USER", Templates.asadminEscape(brokerUser));
         v.put("BROKER_PASSWORD", Templates.asadminEscape(brokerPassword));
         v.put("DB_URL", Templates.asadminEscape(dbUrl));

@@ -32,6 +32,7 @@ public final class BrokerNode implements Node {
     private final int consolePort;
     private final Path logFile;
     private final List<BrokerUser> users;
+    private final BrokerHa ha; // null: a broker of its own
     private ManagedProcess process;
 
     /**
@@ -40,6 +41,12 @@ public final class BrokerNode implements Node {
      */
     public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile,
                       List<BrokerUser> users) {
+        this(layout, instanceDir, port, consolePort, logFile, users, null);
+    }
+
+    /** One node of a replicated pair ({@code ha} non-null), see {@link BrokerPair}. */
+    public BrokerNode(StackLayout layout, Path instanceDir, int port, int consolePort, Path logFile,
+                      List<BrokerUser> users, BrokerHa ha) {
         if (users.isEmpty()) {
             throw new IllegalArgumentException("the broker needs at least the application's user");
         }
@@ -49,11 +56,22 @@ public final class BrokerNode implements Node {
         this.consolePort = consolePort;
         this.logFile = logFile.toAbsolutePath();
         this.users = List.copyOf(users);
+        this.ha = ha;
     }
 
     @Override
     public String name() {
-        return "artemis";
+        return ha == null ? "artemis" : "artemis-" + ha.role().label();
+    }
+
+    /** "Artemis", or "Artemis primary" / "Artemis backup": how log lines name it. */
+    public String label() {
+        return ha == null ? "Artemis" : "Artemis " + ha.role().label();
+    }
+
+    /** Null for a broker of its own. */
+    public BrokerHa ha() {
+        return ha;
     }
 
     /** Launches under the lock, waits outside it, so stop() can interrupt a start that hangs. */
@@ -75,7 +93,7 @@ public final class BrokerNode implements Node {
         ManagedProcess p;
         synchronized (this) {
             if (process != null && process.isAlive()) {
-                throw new IllegalStateException("Artemis is still running (pid " + process.pid() + ")");
+                throw new IllegalStateException(label() + " is still running (pid " + process.pid() + ")");
             }
             p = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
                     instanceDir, logFile, javaHome());
@@ -84,13 +102,28 @@ public final class BrokerNode implements Node {
         awaitActive(p, t0, logStart);
     }
 
+    /**
+     * A broker of its own, or a primary, is ready when active: its acceptor opens just before "AMQ221007:
+     * Server is now active" (a restarted primary first syncs from the active backup, which then fails back).
+     * A backup never opens its acceptor while passive: it is ready once "AMQ221024: Backup server … is
+     * synchronized with primary server", i.e. once it could take over.
+     */
     private void awaitActive(ManagedProcess p, long t0, long logStart) {
-        // The acceptor opens just before "AMQ221007: Server is now active"; wait for both.
-        Wait.until("Artemis", Duration.ofSeconds(90),
-                () -> Wait.portOpen("127.0.0.1", port) && LogTail.since(logFile, logStart).contains("AMQ221007"),
+        boolean backup = ha != null && ha.role() == BrokerHa.Role.BACKUP;
+        Wait.until(label(), Duration.ofSeconds(90),
+                backup ? () -> LogTail.since(logFile, logStart).contains("AMQ221024")
+                        : () -> Wait.portOpen("127.0.0.1", port) && LogTail.since(logFile, logStart).contains("AMQ221007"),
                 p::isAlive, () -> p.tail(40));
-        LOG.info("Artemis ready on 127.0.0.1:{} (pid {}) in {} ms, console http://localhost:{}/console",
-                port, p.pid(), (System.nanoTime() - t0) / 1_000_000, consolePort);
+        LOG.info("{} {} on 127.0.0.1:{} (pid {}) in {} ms, console http://localhost:{}/console", label(),
+                backup ? "in sync" : "ready", port, p.pid(), (System.nanoTime() - t0) / 1_000_000, consolePort);
+    }
+
+    /**
+     * Whether this node serves clients now: an active broker opens its acceptor, a passive backup does not
+     * (and a backup that failed back closes it again).
+     */
+    public boolean acceptsClients() {
+        return isAlive() && Wait.portOpen("127.0.0.1", port);
     }
 
     private synchronized ManagedProcess launch() throws IOException {
@@ -189,13 +222,25 @@ public final class BrokerNode implements Node {
     private void writeBrokerXml() throws IOException {
         Path template = layout.brokerXmlTemplate();
         if (!Files.exists(template)) {
+            if (ha != null) {
+                throw new IllegalStateException("a replicated pair needs server-config's broker.xml, missing at " + template);
+            }
             LOG.info("No broker.xml template at {}; using the one 'artemis create' wrote", template);
             return;
         }
-        String xml = Templates.substitute(Files.readString(template), Map.of(
+        String text = Files.readString(template);
+        Map<String, String> values = new java.util.HashMap<>(Map.of(
                 "BROKER_PORT", Integer.toString(port),
                 "BROKER_HOST", "127.0.0.1",
                 "DATA_DIR", instanceDir.resolve("data").toString()));
+        if (ha != null) {
+            text = BrokerXml.withReplication(text, Files.readString(layout.haReplicationTemplate()),
+                    Files.readString(layout.haRoleTemplate(ha.role())));
+            values.put("PEER_PORT", Integer.toString(ha.peerPort()));
+            values.put("CLUSTER_USER", ha.clusterUser());
+            values.put("CLUSTER_PASSWORD", ha.clusterPassword());
+        }
+        String xml = Templates.substitute(text, values);
         Set<String> left = Templates.unresolved(xml);
         if (!left.isEmpty()) {
             LOG.warn("broker.xml template has placeholders the launcher does not know: {}", left);
@@ -223,7 +268,7 @@ public final class BrokerNode implements Node {
         if (process != null) {
             process.stop(Duration.ofSeconds(30));
             process = null;
-            LOG.info("Artemis stopped");
+            LOG.info("{} stopped", label());
         }
     }
 
@@ -248,6 +293,15 @@ public final class BrokerNode implements Node {
 
     public int port() {
         return port;
+    }
+
+    /** The running process, for {@link BrokerPair}'s watch; null before start or after stop. */
+    ManagedProcess process() {
+        return process;
+    }
+
+    public Path logFile() {
+        return logFile;
     }
 
     public int consolePort() {

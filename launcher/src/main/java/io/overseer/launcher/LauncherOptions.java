@@ -25,6 +25,7 @@ public record LauncherOptions(
         String brokerHost,      // non-null: external broker, no local Artemis
         String brokerUser,
         String brokerPassword,
+        boolean brokerHa,       // a local primary/backup pair; the backup on brokerPort + 1, console + 1
         Map<String, String> appProperties,
         boolean help) {
 
@@ -57,6 +58,15 @@ public record LauncherOptions(
 
     public String effectiveDbPassword() {
         return embeddedDb() ? EMBEDDED_DB : dbPassword;
+    }
+
+    /** The backup node of --broker-ha: the port above the primary's. */
+    public int brokerBackupPort() {
+        return brokerPort + 1;
+    }
+
+    public int backupConsolePort() {
+        return consolePort + 1;
     }
 
     public String effectiveBrokerHost() {

@@ -23,8 +23,12 @@ final class OptionParser {
         EXPOSE_DEMO_USER("--expose-demo-user", "OVERSEER_EXPOSE_DEMO_USER", null, "yes",
                 "say it twice: serve beyond loopback although ./run's demo user demo/demo holds every role"),
         SIMULATOR_PORT("--simulator-port", "OVERSEER_SIMULATOR_PORT", "8090", "PORT", "remote-service simulator port"),
-        BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT", "broker port (local Artemis or external)"),
-        CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT", "Artemis web console port"),
+        BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT",
+                "broker port (local Artemis or external); with --broker-ha the backup's is this + 1"),
+        BROKER_HA("--broker-ha", "OVERSEER_BROKER_HA", "false", null,
+                "a replicated Artemis pair (primary and backup) instead of one broker (docs/broker-ha.md)"),
+        CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT",
+                "Artemis web console port; with --broker-ha the backup's is this + 1"),
         DB_PORT("--db-port", "OVERSEER_DB_PORT", "55432", "PORT", "embedded PostgreSQL port"),
         DB_URL("--db-url", "OVERSEER_DB_URL", null, "JDBC-URL", "external PostgreSQL (jdbc:postgresql://...): no embedded DB"),
         DB_USER("--db-user", "OVERSEER_DB_USER", null, "USER", "user for --db-url"),
@@ -36,7 +40,7 @@ final class OptionParser {
         final String flag;
         final String env;
         final String defaultValue;
-        final String metavar;
+        final String metavar;   // null: a switch, which takes no value (--broker-ha, or --broker-ha=false)
         final String help;
 
         Opt(String flag, String env, String defaultValue, String metavar, String help) {
@@ -103,7 +107,11 @@ final class OptionParser {
             if (opt == null) {
                 throw new UsageException("unknown option: " + arg + " (see --help)");
             }
-            values.put(opt, inline != null ? inline : valueOf(args, ++i, name));
+            if (opt.metavar == null) {
+                values.put(opt, inline != null ? inline : "true");
+            } else {
+                values.put(opt, inline != null ? inline : valueOf(args, ++i, name));
+            }
         }
 
         return build(values, appProps, help);
@@ -127,18 +135,27 @@ final class OptionParser {
         if (brokerHost != null && (!v.containsKey(Opt.BROKER_USER) || !v.containsKey(Opt.BROKER_PASSWORD))) {
             throw new UsageException("--broker-host needs --broker-user and --broker-password");
         }
+        boolean brokerHa = switchValue(v, Opt.BROKER_HA);
+        if (brokerHa && brokerHost != null) {
+            // A cluster of the user's own is wired by hand (adapter properties, docs/broker-ha.md), not guessed.
+            throw new UsageException("--broker-ha starts a local replicated pair and cannot be combined with"
+                    + " --broker-host; to use your own broker cluster see docs/broker-ha.md");
+        }
         String stack = value(v, Opt.STACK_DIR);
         int instances = instances(v);
         String bindAddress = bindAddress(v);
         requireDeliberateExposure(bindAddress, v.get(Opt.EXPOSE_DEMO_USER));
-        checkHttpPorts(v, instances, brokerHost == null, dbUrl == null);
+        if (brokerHa) {
+            checkBackupPorts(v);
+        }
+        checkHttpPorts(v, instances, brokerHost == null, dbUrl == null, brokerHa);
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
                 port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
-                brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD),
+                brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa,
                 appProps, help);
     }
 
@@ -160,7 +177,8 @@ final class OptionParser {
      * The instances take --http-port and the ports above it: each must exist and be none of the stack's
      * other ports, or two servers would fight over one (which of them loses depends on start order).
      */
-    private static void checkHttpPorts(Map<Opt, String> v, int instances, boolean localBroker, boolean embeddedDb) {
+    private static void checkHttpPorts(Map<Opt, String> v, int instances, boolean localBroker, boolean embeddedDb,
+                                       boolean brokerHa) {
         int first = port(v, Opt.HTTP_PORT);
         int last = first + instances - 1;
         String range = instances == 1 ? Opt.HTTP_PORT.flag + " " + first
@@ -175,6 +193,16 @@ final class OptionParser {
             others.put(Opt.BROKER_PORT, port(v, Opt.BROKER_PORT));
             others.put(Opt.CONSOLE_PORT, port(v, Opt.CONSOLE_PORT));
         }
+        Map<String, Integer> backup = new LinkedHashMap<>();
+        if (brokerHa) {
+            backup.put("the backup broker's port (" + Opt.BROKER_PORT.flag + " + 1)", port(v, Opt.BROKER_PORT) + 1);
+            backup.put("the backup's console (" + Opt.CONSOLE_PORT.flag + " + 1)", port(v, Opt.CONSOLE_PORT) + 1);
+        }
+        backup.forEach((what, p) -> {
+            if (p >= first && p <= last) {
+                throw new UsageException(range + " collides with " + what + " " + p + ": move one of them");
+            }
+        });
         if (embeddedDb) {
             others.put(Opt.DB_PORT, port(v, Opt.DB_PORT));
         }
@@ -183,6 +211,47 @@ final class OptionParser {
                 throw new UsageException(range + " collides with " + o.flag + " " + p + ": move one of them");
             }
         });
+    }
+
+    /**
+     * The backup node takes the port above the broker's and above the console's: both must exist and differ
+     * from the other local ports, or the second node would fail to bind (late, and only in HA mode).
+     */
+    private static void checkBackupPorts(Map<Opt, String> v) {
+        int broker = port(v, Opt.BROKER_PORT);
+        int console = port(v, Opt.CONSOLE_PORT);
+        if (broker == 65535 || console == 65535) {
+            throw new UsageException("--broker-ha needs the ports above " + Opt.BROKER_PORT.flag + " and "
+                    + Opt.CONSOLE_PORT.flag + " for the backup: choose lower ones");
+        }
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        taken.put(Opt.BROKER_PORT.flag, broker);
+        taken.put(Opt.BROKER_PORT.flag + " + 1 (backup)", broker + 1);
+        taken.put(Opt.CONSOLE_PORT.flag, console);
+        taken.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", console + 1);
+        taken.put(Opt.SIMULATOR_PORT.flag, port(v, Opt.SIMULATOR_PORT));
+        Map<Integer, String> seen = new java.util.HashMap<>();
+        taken.forEach((what, p) -> {
+            String other = seen.putIfAbsent(p, what);
+            if (other != null) {
+                throw new UsageException("with --broker-ha, " + other + " and " + what + " are both port " + p
+                        + ": move one of them");
+            }
+        });
+    }
+
+    /** true/false, yes/no, 1/0 (an environment variable set to any of them), case-insensitive. */
+    private static boolean switchValue(Map<Opt, String> v, Opt o) {
+        String s = value(v, o).toLowerCase(java.util.Locale.ROOT);
+        switch (s) {
+            case "true", "yes", "1" -> {
+                return true;
+            }
+            case "false", "no", "0" -> {
+                return false;
+            }
+            default -> throw new UsageException(o.flag + " (" + o.env + ") is true or false, got: " + value(v, o));
+        }
     }
 
     /**
@@ -269,7 +338,7 @@ final class OptionParser {
           .append("restarts the application server if it dies, and stops everything on Ctrl-C or SIGTERM.\n\n")
           .append("Options (each also read from the environment variable shown; a flag wins):\n");
         for (Opt o : Opt.values()) {
-            String left = "  " + o.flag + " " + o.metavar;
+            String left = "  " + o.flag + (o.metavar == null ? "" : " " + o.metavar);
             sb.append(String.format("%-34s %s%n", left, o.help))
               .append(String.format("%-34s   env %s%s%n", "", o.env,
                       o.defaultValue == null ? "" : ", default " + o.defaultValue));
@@ -280,6 +349,8 @@ final class OptionParser {
           .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", APP_PROPERTIES_ENV))
           .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
           .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
+          .append("With --broker-ha a primary and a backup broker replicate each other; the application and the\n")
+          .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
           .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
           .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
           .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");

@@ -30,6 +30,7 @@ public final class Stack implements AutoCloseable {
     private final Path dataDir;
     private final PostgresNode postgres;
     private final BrokerNode broker;
+    private final BrokerPair brokerPair; // --broker-ha: broker is its primary
     private final SimulatorNode simulator;
     private final List<AppInstance> instances;
     private final List<AppServerNode> appServers = new ArrayList<>();
@@ -52,20 +53,35 @@ public final class Stack implements AutoCloseable {
         BrokerUser application = options.localBroker()
                 ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
                 : new BrokerUser(options.brokerUser(), options.brokerPassword(), List.of(BrokerUser.APPLICATION));
-        this.broker = options.localBroker()
-                ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
-                        logs.resolve("artemis.log"), List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
-                                LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES)))
+        List<BrokerUser> brokerUsers = List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
+                LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES));
+        // The primary keeps the single broker's folder: switching --broker-ha on keeps the journal.
+        this.brokerPair = options.brokerHa()
+                ? new BrokerPair(layout, dataDir.resolve("broker"), dataDir.resolve("broker-backup"),
+                        options.brokerPort(), options.brokerBackupPort(), options.consolePort(),
+                        options.backupConsolePort(), logs, brokerUsers)
                 : null;
+        if (brokerPair != null) {
+            this.broker = brokerPair.primary();
+        } else {
+            this.broker = options.localBroker()
+                    ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
+                            logs.resolve("artemis.log"), brokerUsers)
+                    : null;
+        }
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         this.instances = AppInstance.plan(options);
         for (AppInstance instance : instances) {
+            AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
+                    options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
+                    options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
+                    instance.appProperties(options.appProperties()), null, options.bindAddress());
+            if (brokerPair != null) {
+                config = config.withBrokerBackup(options.brokerBackupPort());
+            }
             AppServerNode server = new AppServerNode(layout, instance.name(), instance.workDir(), instance.logFile(),
-                    new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(), options.effectiveDbUser(),
-                            options.effectiveDbPassword(), options.effectiveBrokerHost(), options.brokerPort(),
-                            application.name(), application.password(), simulator.baseUrl(),
-                            instance.appProperties(options.appProperties()), null, options.bindAddress()));
+                    config);
             // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
             server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
                     RealmUser.ALL_ROLES));
@@ -87,7 +103,9 @@ public final class Stack implements AutoCloseable {
             if (postgres != null) {
                 startNode(postgres);
             }
-            if (broker != null) {
+            if (brokerPair != null) {
+                startNode(brokerPair);
+            } else if (broker != null) {
                 startNode(broker);
             }
             startNode(simulator);
@@ -106,6 +124,9 @@ public final class Stack implements AutoCloseable {
                 Supervisor supervisor = new Supervisor(server);
                 supervisors.add(supervisor);
                 supervisor.start();
+            }
+            if (brokerPair != null) {
+                brokerPair.watch();
             }
         }
         LOG.info("Stack ready in {} ms", (System.nanoTime() - t0) / 1_000_000);
@@ -134,6 +155,7 @@ public final class Stack implements AutoCloseable {
         StaleProcesses.stopUsing(AppInstance.allWorkDirs(dataDir).stream().map(Path::toString).toList(), "TERM",
                 "Payara Micro");
         StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
+        StaleProcesses.stopUsing(dataDir.resolve("broker-backup").toString(), "TERM", "Artemis backup");
         StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
         StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
     }
@@ -228,9 +250,14 @@ public final class Stack implements AutoCloseable {
         return postgres;
     }
 
-    /** Null when an external broker is used. */
+    /** Null when an external broker is used; the primary with --broker-ha. */
     public BrokerNode broker() {
         return broker;
+    }
+
+    /** Null unless --broker-ha. */
+    public BrokerPair brokerPair() {
+        return brokerPair;
     }
 
     public SimulatorNode simulator() {

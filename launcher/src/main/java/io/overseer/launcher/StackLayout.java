@@ -75,6 +75,16 @@ public final class StackLayout {
         return dir.resolve("config/broker.xml");
     }
 
+    /** Replication settings inserted into broker.xml for a node of --broker-ha (see {@link BrokerXml}). */
+    public Path haReplicationTemplate() {
+        return dir.resolve("config/ha-replication.xml");
+    }
+
+    /** ha-primary.xml or ha-backup.xml: the role's policy inside the replication settings. */
+    public Path haRoleTemplate(BrokerHa.Role role) {
+        return dir.resolve("config/ha-" + role.label() + ".xml");
+    }
+
     /** The unpacked distribution, whatever its version: the first apache-artemis-* directory. */
     public Path artemisHome() {
         try (Stream<Path> s = Files.list(dir)) {

@@ -17,10 +17,13 @@ final class Summary {
         String line = "=".repeat(78);
         sb.append('\n').append(line).append('\n')
           .append(instances.size() == 1 ? "  Overseer is running\n"
-                  : "  Overseer is running: " + instances.size() + " instances, one database and one broker\n")
+                  : "  Overseer is running: " + instances.size() + " instances, one database and "
+                          + (stack.brokerPair() == null ? "one broker" : "a replicated broker pair") + "\n")
           .append(line).append('\n');
         appendServers(sb, instances, host);
-        if (stack.broker() != null) {
+        if (stack.brokerPair() != null) {
+            appendPair(sb, stack.brokerPair());
+        } else if (stack.broker() != null) {
             sb.append(row("Artemis console", stack.broker().consoleUrl() + "   (login demo/demo)"))
               .append(row("Broker", "tcp://127.0.0.1:" + o.brokerPort()));
         } else {
@@ -40,6 +43,8 @@ final class Summary {
         }
         sb.append(instances.size() == 1 ? "  Payara Micro is restarted automatically if it dies.\n"
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
+          .append(stack.brokerPair() == null ? ""
+                  : "  A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).\n")
           .append("  Ctrl-C stops everything.\n")
           .append(line).append('\n');
         return sb.toString();
@@ -61,6 +66,15 @@ final class Summary {
         }
         sb.append(row("OpenAPI", http + "/openapi   (the same on every instance)"))
           .append(row("Health", http + "/health/ready   (each instance answers for itself)"));
+    }
+
+    /** Both nodes, and the one URL legacy clients need to follow a failover (docs/broker-ha.md). */
+    private static void appendPair(StringBuilder sb, BrokerPair pair) {
+        sb.append(row("Broker primary", "tcp://127.0.0.1:" + pair.primary().port() + "   console "
+                        + pair.primary().consoleUrl() + "   (login demo/demo)"))
+          .append(row("Broker backup", "tcp://127.0.0.1:" + pair.backup().port() + "   console "
+                        + pair.backup().consoleUrl() + "   (replica; serves after a failover)"))
+          .append(row("Broker client URL", pair.wiring().clientUrl()));
     }
 
     private static String row(String label, String value) {

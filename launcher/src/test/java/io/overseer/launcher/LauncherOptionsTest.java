@@ -187,4 +187,36 @@ class LauncherOptionsTest {
         UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--htp-port", "1"));
         assertTrue(e.getMessage().contains("--htp-port"), e.getMessage());
     }
+
+    @Test
+    void brokerHaIsASwitchOrAnEnvironmentVariable() {
+        assertFalse(parse(Map.of()).brokerHa());
+        assertTrue(parse(Map.of(), "--broker-ha").brokerHa());
+        assertTrue(parse(Map.of("OVERSEER_BROKER_HA", "true")).brokerHa());
+        assertTrue(parse(Map.of("OVERSEER_BROKER_HA", "1")).brokerHa());
+        assertFalse(parse(Map.of("OVERSEER_BROKER_HA", "true"), "--broker-ha=false").brokerHa());
+        LauncherOptions o = parse(Map.of(), "--broker-ha", "--broker-port", "7000", "--console-port", "7100");
+        assertEquals(7001, o.brokerBackupPort());
+        assertEquals(7101, o.backupConsolePort());
+        // A switch takes no value: the next word is an option of its own.
+        assertEquals(9000, parse(Map.of(), "--broker-ha", "--http-port", "9000").httpPort());
+    }
+
+    @Test
+    void brokerHaRefusesWhatItCannotDo() {
+        UsageException notBoolean = assertThrows(UsageException.class,
+                () -> parse(Map.of("OVERSEER_BROKER_HA", "maybe")));
+        assertTrue(notBoolean.getMessage().contains("OVERSEER_BROKER_HA"), notBoolean.getMessage());
+        UsageException external = assertThrows(UsageException.class, () -> parse(Map.of(), "--broker-ha",
+                "--broker-host", "mq", "--broker-user", "u", "--broker-password", "p"));
+        assertTrue(external.getMessage().contains("docs/broker-ha.md"), external.getMessage());
+        UsageException backupOnConsole = assertThrows(UsageException.class, () -> parse(Map.of(), "--broker-ha",
+                "--broker-port", "8160", "--console-port", "8161"));
+        assertTrue(backupOnConsole.getMessage().contains("8161"), backupOnConsole.getMessage());
+        UsageException backupOnHttp = assertThrows(UsageException.class, () -> parse(Map.of(), "--broker-ha",
+                "--broker-port", "8079"));
+        assertTrue(backupOnHttp.getMessage().contains("backup broker's port"), backupOnHttp.getMessage());
+        // Without --broker-ha the port above the broker's is free for anything.
+        assertEquals(8079, parse(Map.of(), "--broker-port", "8079").brokerPort());
+    }
 }

@@ -55,4 +55,14 @@ class SummaryTest {
         assertTrue(text.contains("http://127.0.0.2:8081/api/orders"), text);
         assertTrue(text.contains("http://127.0.0.2:8080/health/ready"), text);
     }
+
+    @Test
+    void aReplicatedPairShowsBothNodesAndTheClientUrl() {
+        String text = summary("--broker-ha");
+        assertTrue(text.contains("  Broker primary     tcp://127.0.0.1:61616   console http://localhost:8161/console"), text);
+        assertTrue(text.contains("  Broker backup      tcp://127.0.0.1:61617   console http://localhost:8162/console"), text);
+        assertTrue(text.contains("  Broker client URL  (tcp://127.0.0.1:61616,tcp://127.0.0.1:61617)?ha=true"
+                + "&reconnectAttempts=-1&retryInterval=200\n"), text);
+        assertTrue(text.contains("never onto a stale journal"), text);
+    }
 }

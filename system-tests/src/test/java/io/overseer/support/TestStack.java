@@ -2,6 +2,7 @@ package io.overseer.support;
 
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerUser;
+import io.overseer.launcher.BrokerWiring;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.RealmUser;
 import io.overseer.launcher.SimulatorNode;
@@ -162,8 +163,7 @@ public final class TestStack implements LauncherSessionListener {
     public static Path writePostBoot(Path file) throws IOException {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("RAR_PATH", layout.rar().toString());
-        values.put("BROKER_HOST", "127.0.0.1");
-        values.put("BROKER_PORT", Integer.toString(broker.port()));
+        values.putAll(BrokerWiring.single("127.0.0.1", broker.port()).postBootValues());
         values.put("BROKER_USER", Templates.asadminEscape(broker.user()));
         values.put("BROKER_PASSWORD", Templates.asadminEscape(broker.password()));
         values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));

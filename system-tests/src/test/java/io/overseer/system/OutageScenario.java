@@ -53,7 +53,7 @@ import org.junit.jupiter.api.function.Executable;
  * component's return, every accepted order ends Processed, no effect is applied twice, no message is
  * dead-lettered, and the application server is never restarted.
  *
- * <p>Load: {@value #CLIENTS} client threads at {@value #RATE_PER_SECOND} orders/s in all, each POST
+ * <p>Load: {@value #CLIENTS} client threads at {@value #RATE_PER_SECOND} orders/s in all (unless a subclass says otherwise), each POST
  * with the 30 s timeout of {@link Http}, so a blocked submission shows as a slow POST, never a hang.
  * Durations count from the end of the warm-up (a fresh server's first answers are slow for reasons of
  * its own); 5 s of steady load precede the fault, and their slowest POST is reported beside the limit.
@@ -96,18 +96,72 @@ abstract class OutageScenario {
         void run() throws Exception;
     }
 
+    /**
+     * Orders that arrive by another way than the REST load (e.g. the JMS order queue), under this test's
+     * customer prefix: started and stopped with the REST load, counted when waiting for the orders to
+     * settle, and checked afterwards.
+     */
+    interface SideLoad {
+        void start(String customerPrefix);
+
+        void stop() throws InterruptedException;
+
+        /** Orders the other way accepted: each must exist. */
+        int accepted();
+
+        /** Checks once every order has settled (none lost, none twice, each Processed). */
+        List<Executable> checks();
+
+        /** Figures for the report. */
+        String describe();
+    }
+
+    /** The application server of this scenario, joined to the broker under test. */
+    AppServerNode newServer(String name) {
+        return SystemServers.payaraMicro(name);
+    }
+
+    /** A connection factory of the broker's operator on the broker under test (counts the DLQ). */
+    org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory operatorFactory() {
+        return TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
+    }
+
+    /** REST orders per second, from all client threads together. */
+    int ratePerSecond() {
+        return RATE_PER_SECOND;
+    }
+
+    /** Null: REST only. */
+    SideLoad sideLoad() {
+        return null;
+    }
+
+    /** Figures of the subclass's own, computed before the checks (so that a failure reports them too). */
+    String extraReport() {
+        return "";
+    }
+
+    /** The customer ids of this test's orders start with this. */
+    String customerPrefix() {
+        return customerPrefix;
+    }
+
     void runThrough(String name, String faultDescription, Fault fault) throws Exception {
         customerPrefix = "c-" + name + "-" + Long.toHexString(System.nanoTime()) + "-";
         SimulatorApi simulator = TestStack.simulator();
         simulator.clearFaults();
-        server = SystemServers.payaraMicro(name);
+        server = newServer(name);
         server.start();
         long payaraPid = server.pid();
         OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
 
         int deadLettersBefore = deadLetters();
-        Load load = new Load(api, customerPrefix);
+        Load load = new Load(api, customerPrefix, ratePerSecond());
+        SideLoad side = sideLoad();
         load.start();
+        if (side != null) {
+            side.start(customerPrefix);
+        }
         OffsetDateTime faultStart;
         OffsetDateTime componentBack;
         long faultStartNanos;
@@ -124,8 +178,15 @@ abstract class OutageScenario {
             LOG.info("Back " + Duration.between(faultStart, componentBack).toMillis() + " ms after the fault began");
             Poll.sleep(LOAD_AFTER_RETURN.toMillis()); // load keeps arriving for this long after the return
         } finally {
-            load.stop();
+            try {
+                load.stop();
+            } finally {
+                if (side != null) {
+                    side.stop();
+                }
+            }
         }
+        int sideAccepted = side == null ? 0 : side.accepted();
 
         // Wait for the orders to settle, but report the figures whatever happens.
         String settled = null;
@@ -134,7 +195,7 @@ abstract class OutageScenario {
             Poll.until("every order of this test to be Processed (" + SETTLED_AFTER_FAULT.toSeconds()
                     + " s after the fault)", settleLeft.isNegative() ? Duration.ZERO : settleLeft,
                     () -> count("s.process_state <> 'Processed'") == 0
-                            && count("TRUE") >= load.accepted().size());
+                            && count("TRUE") >= load.accepted().size() + sideAccepted);
         } catch (AssertionError e) {
             settled = e.getMessage();
         }
@@ -176,7 +237,8 @@ abstract class OutageScenario {
                 + "; orders in PostgreSQL " + ordersInDatabase + " by state " + byState
                 + "; simulator appliedTwice " + stats.path("appliedTwice").asLong()
                 + "; new dead letters " + newDeadLetters
-                + "; Payara pid " + payaraPid + " → " + nowPid;
+                + "; Payara pid " + payaraPid + " → " + nowPid
+                + (side == null ? "" : "; " + side.describe()) + extraReport();
         LOG.info(report);
 
         String settledFailure = settled;
@@ -207,6 +269,9 @@ abstract class OutageScenario {
         checks.add(() -> assertEquals(0, newDeadLetters, "messages dead-lettered during the outage"));
         if (settled == null) {
             checks.add(() -> assertAllEffectsOnce(simulator, accepted));
+            if (side != null) {
+                checks.addAll(side.checks());
+            }
         }
         assertAll(report, checks.stream());
     }
@@ -253,8 +318,8 @@ abstract class OutageScenario {
     }
 
     /** Messages in the DLQ now, counted by browsing it as the broker's operator. */
-    private static int deadLetters() throws JMSException {
-        try (var factory = TestStack.connectionFactory(TestStack.BROKER_OPERATOR);
+    private int deadLetters() throws JMSException {
+        try (var factory = operatorFactory();
              jakarta.jms.Connection connection = factory.createConnection()) {
             connection.start();
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -304,15 +369,17 @@ abstract class OutageScenario {
         private final ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         private final ConcurrentLinkedQueue<Submission> submissions = new ConcurrentLinkedQueue<>();
         private final AtomicInteger sequence = new AtomicInteger();
+        private final int rate;
         private volatile boolean running = true;
 
-        Load(OrdersApi api, String customerPrefix) {
+        Load(OrdersApi api, String customerPrefix, int rate) {
             this.api = api;
             this.customerPrefix = customerPrefix;
+            this.rate = rate;
         }
 
         void start() {
-            long interval = TimeUnit.SECONDS.toNanos(1) * CLIENTS / RATE_PER_SECOND;
+            long interval = TimeUnit.SECONDS.toNanos(1) * CLIENTS / rate;
             for (int c = 0; c < CLIENTS; c++) {
                 long offset = interval * c / CLIENTS;
                 clients.submit(() -> {
@@ -407,7 +474,7 @@ abstract class OutageScenario {
     }
 
     /** The first task-level Processed transition of this test's orders recorded after {@code after}. */
-    private OffsetDateTime firstTaskProcessedAfter(OffsetDateTime after) {
+    OffsetDateTime firstTaskProcessedAfter(OffsetDateTime after) {
         try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
                 "SELECT min(h.at) FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
                         + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.to_state = 'Processed' AND h.at > ?")) {
@@ -422,8 +489,49 @@ abstract class OutageScenario {
         }
     }
 
+    /**
+     * The longest time between two of this test's orders becoming Processed within [from, to] (counting
+     * from {@code from} and up to {@code to}): how long processing paused around a fault, whatever was in
+     * flight. Returns the gap and where it began.
+     */
+    Gap longestProcessingGap(OffsetDateTime from, OffsetDateTime to) {
+        List<OffsetDateTime> times = new ArrayList<>();
+        times.add(from);
+        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
+                "SELECT h.at FROM order_history h JOIN customer_order o ON o.order_id = h.order_id"
+                        + " WHERE o.customer_id LIKE ? AND h.step_name IS NULL AND h.to_state = 'Processed'"
+                        + " AND h.at > ? AND h.at < ? ORDER BY h.at")) {
+            query.setString(1, customerPrefix + "%");
+            query.setObject(2, from);
+            query.setObject(3, to);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    times.add(rows.getObject(1, OffsetDateTime.class));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        times.add(to);
+        Gap longest = new Gap(Duration.ZERO, from);
+        for (int i = 1; i < times.size(); i++) {
+            Duration gap = Duration.between(times.get(i - 1), times.get(i));
+            if (gap.compareTo(longest.length()) > 0) {
+                longest = new Gap(gap, times.get(i - 1));
+            }
+        }
+        return longest;
+    }
+
+    record Gap(Duration length, OffsetDateTime start) {
+        String describe(OffsetDateTime reference) {
+            return length.toMillis() + " ms from t" + String.format("%+.1f s",
+                    Duration.between(reference, start).toMillis() / 1000.0);
+        }
+    }
+
     /** Now on PostgreSQL's clock, which the application stamps its history with. */
-    private static OffsetDateTime databaseNow() throws SQLException {
+    static OffsetDateTime databaseNow() throws SQLException {
         try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement("SELECT clock_timestamp()");
              ResultSet rows = query.executeQuery()) {
             rows.next();

@@ -2,6 +2,8 @@ package io.overseer.system;
 
 import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.BrokerPair;
 import io.overseer.support.TestStack;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +28,23 @@ final class SystemServers {
         AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
                 TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1");
+        Path dir = TestStack.workDir().resolve(name);
+        AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        TestStack.USERS.forEach(server::addRealmUser);
+        return server;
+    }
+
+    /**
+     * A server whose resource adapter lists both nodes of a replicated pair (HA, as ./run --broker-ha
+     * wires it) instead of the test stack's broker; the pair's first user is the application's.
+     */
+    static AppServerNode payaraMicroOnPair(String name, BrokerPair pair, java.util.Map<String, String> extraProperties) {
+        var postgres = TestStack.postgres();
+        BrokerNode primary = pair.primary();
+        AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
+                postgres.appPassword(), "127.0.0.1", primary.port(), primary.user(), primary.password(),
+                TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1")
+                .withBrokerBackup(pair.backup().port());
         Path dir = TestStack.workDir().resolve(name);
         AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
