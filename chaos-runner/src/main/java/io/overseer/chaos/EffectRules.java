@@ -43,7 +43,7 @@ final class EffectRules {
                 v.add(Rule.EFFECTS, o.orderId() + " is Processed but the ledger has no effect for it");
             }
         }
-        v.count(Rule.APPLIED_TWICE, Math.max(h.appliedTwice(), twice));
+        v.setCount(Rule.APPLIED_TWICE, Math.max(h.appliedTwice(), twice));
     }
 
     private void balance(StoredOrder order, Map<String, Integer> applied, Verdict v) {

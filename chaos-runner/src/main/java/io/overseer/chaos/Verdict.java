@@ -45,9 +45,12 @@ public final class Verdict {
         counts.merge(rule, 1L, Long::sum);
     }
 
-    /** For a rule whose count is not its number of violations (the simulator's appliedTwice). */
-    void count(Rule rule, long n) {
-        counts.put(rule, Math.max(counts.get(rule), n));
+    /**
+     * For a rule whose count is not its number of violations: appliedTwice is the larger of the ledger's own
+     * count and the (order, operation) pairs found twice, not their sum (both see the same effects).
+     */
+    void setCount(Rule rule, long n) {
+        counts.put(rule, n);
     }
 
     void notChecked(String what) {
