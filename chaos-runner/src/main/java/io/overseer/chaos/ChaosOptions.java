@@ -27,7 +27,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             violation, 2 on a usage error, 3 when the run itself could not be carried out.
 
               --orders N          orders to submit (default 3000; --short 1000)
-              --rate R            orders per second (default 8; --short 6)
+              --rate R            orders per second (default 8)
               --duration S        seconds over which faults are spread (default: orders / rate)
               --faults LIST       comma list of fault kinds, or "all" (default all):
                                   app-kill, app-pause, broker-kill, broker-pause, db-kill,
@@ -39,7 +39,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
                                   final state (default 180; --short 150)
               --out DIR           report directory (default target/chaos/run-SEED)
               --broker-ha         the replicated broker pair: not built yet, fails
-              --short             the CI preset: 1,000 orders at 6/s, every fault kind twice
+              --short             the CI preset: 1,000 orders at 8/s, every fault kind twice
               --help              this text
             """;
 
@@ -58,7 +58,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             throw new UsageException("--broker-ha: the replicated broker is not built yet (issue 10); nothing to run against");
         }
         int orders = intOf(given, "--orders", shortRun ? 1000 : 3000);
-        double rate = doubleOf(given, "--rate", shortRun ? 6 : 8);
+        double rate = doubleOf(given, "--rate", 8);
         if (orders < 1 || rate <= 0) {
             throw new UsageException("--orders and --rate must be positive");
         }

@@ -49,18 +49,18 @@ public final class FaultPlan {
         int instance = random.nextInt(instances);
         return switch (kind) {
             case APP_KILL -> new PlannedFault(index, kind, at, Duration.ZERO, instance, null, 0, 0);
-            case APP_PAUSE, BROKER_PAUSE -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance, null, 0, 0);
+            case APP_PAUSE, BROKER_PAUSE -> new PlannedFault(index, kind, at, millis(random, 2000, 7000), instance, null, 0, 0);
             case BROKER_KILL, BROKER_PRIMARY, DB_KILL -> new PlannedFault(index, kind, at, millis(random, 1000, 4000),
                     instance, null, 0, 0);
-            case SIM_HANG -> new PlannedFault(index, kind, at, millis(random, 4000, 10000), instance,
+            case SIM_HANG -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance,
                     anyOrOne(random), 0.3 + 0.4 * random.nextDouble(), 0);
-            case SIM_LATENCY -> new PlannedFault(index, kind, at, millis(random, 4000, 10000), instance, "*", 1.0,
+            case SIM_LATENCY -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance, "*", 1.0,
                     500 + random.nextInt(2500));
-            case SIM_5XX -> new PlannedFault(index, kind, at, millis(random, 4000, 10000), instance, anyOrOne(random),
+            case SIM_5XX -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance, anyOrOne(random),
                     1.0, 0);
             // Mostly a forward step (the order is compensated); one time in four a compensation (it ends in
             // Error with an alert, if its order gets that far).
-            case SIM_FATAL -> new PlannedFault(index, kind, at, millis(random, 4000, 10000), instance,
+            case SIM_FATAL -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance,
                     random.nextInt(4) == 0 ? pick(random, COMPENSATIONS) : pick(random, FORWARD),
                     0.2 + 0.4 * random.nextDouble(), 0);
         };
