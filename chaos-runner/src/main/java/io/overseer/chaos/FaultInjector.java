@@ -118,14 +118,19 @@ final class FaultInjector {
         return "postmaster " + pid + " killed, recovered in " + (System.nanoTime() - t) / 1_000_000 + " ms";
     }
 
+    /**
+     * Says how many calls the rule affected: a rule set while nothing calls the operation (every order held
+     * up by an earlier fault) bites nothing, and the report must not count it as if it had.
+     */
     private String simulatorRule(PlannedFault f, String mode) throws Exception {
+        long before = simulator.faultsInjected();
         simulator.putFault(f.operation(), mode, f.rate(), f.latencyMs());
         try {
             Thread.sleep(f.hold().toMillis());
         } finally {
             simulator.clearFaults(); // also answers the calls a hang still holds
         }
-        return "";
+        return (simulator.faultsInjected() - before) + " calls affected";
     }
 
     /** The planned instance once it is up (it may still be restarting after an earlier kill). */

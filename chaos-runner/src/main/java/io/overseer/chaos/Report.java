@@ -46,6 +46,12 @@ final class Report {
                 .append(String.format("%.1f s", f.startedMs() / 1000.0)).append(", ")
                 .append(f.injected() ? "healed after " + f.healedAfterMs() + " ms" : "NOT INJECTED")
                 .append(f.note().isEmpty() ? "" : " (" + f.note() + ")").append('\n'));
+        List<String> toothless = faults.stream().filter(f -> f.note().startsWith("0 calls affected"))
+                .map(f -> "#" + (f.planned().index() + 1) + " " + f.planned().kind()).toList();
+        if (!toothless.isEmpty()) {
+            out.append("simulator faults that affected no call (nothing called the operation then): ")
+                    .append(toothless).append('\n');
+        }
         out.append("orders in PostgreSQL: ").append(history.orders().size()).append(", by state ").append(states()).append('\n');
         FinalTimes t = FinalTimes.of(history.orders().values());
         out.append(String.format("time to final state (created → last transition): p50 %.1f s, p99 %.1f s, max %.1f s"
@@ -55,6 +61,10 @@ final class Report {
                 .append(history.deadLetters().size()).append(" (malformed messages sent and accepted: ")
                 .append(history.badMessagesSent().size()).append("); simulator effects: ").append(history.effects().size())
                 .append(", appliedTwice ").append(history.appliedTwice()).append('\n');
+        if (history.notifications() != null) {
+            out.append("status notifications: ").append(history.notifications().values().stream().mapToInt(List::size).sum())
+                    .append(" received about ").append(history.notifications().size()).append(" orders\n");
+        }
         verdict.notChecked().forEach(n -> out.append("NOT CHECKED: ").append(n).append('\n'));
         out.append("violations: ").append(verdict.total()).append('\n');
         for (Rule rule : Rule.values()) {

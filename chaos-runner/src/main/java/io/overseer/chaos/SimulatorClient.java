@@ -43,8 +43,16 @@ final class SimulatorClient {
     }
 
     long appliedTwice() throws IOException {
-        HttpResponse<String> r = expect(200, send(request("/stats").GET()));
-        return JSON.readTree(r.body()).path("appliedTwice").asLong();
+        return stats().path("appliedTwice").asLong();
+    }
+
+    /** Calls a fault rule has affected since the simulator started. */
+    long faultsInjected() throws IOException {
+        return stats().path("faultsInjected").asLong();
+    }
+
+    private JsonNode stats() throws IOException {
+        return JSON.readTree(expect(200, send(request("/stats").GET())).body());
     }
 
     List<Effect> effects() throws IOException {
