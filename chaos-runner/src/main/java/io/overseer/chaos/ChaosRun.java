@@ -51,17 +51,18 @@ final class ChaosRun {
             broker.subscribeToAlerts();
             Workload workload = new Workload(new RestSubmitter(stack.baseUrls()), jms);
             long t0 = System.nanoTime();
+            PlanClock clock = new PlanClock(t0, plan);
             AtomicReference<Throwable> faultFailure = new AtomicReference<>();
             Thread faults = new Thread(() -> {
                 try {
-                    injector.run(plan, t0);
+                    injector.run(plan, clock);
                 } catch (Throwable e) {
                     faultFailure.set(e);
                 }
             }, "chaos-faults");
             faults.start();
             try {
-                workload.run(orders, options.rate(), t0);
+                workload.run(orders, options.rate(), clock);
             } finally {
                 faults.join(); // the schedule ends on its own; a pause in progress is always resumed
             }

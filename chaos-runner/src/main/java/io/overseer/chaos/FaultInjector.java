@@ -11,10 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out the fault schedule, one fault at a time, on its own thread: each at its planned time (or
- * as soon as the previous one is healed, if that took longer), each healed before the next. A fault whose
- * target is not there (an instance the launcher is still restarting) waits for it, within a bound, so the
- * seed's choices are kept; if the bound passes, the fault is recorded as not injected, with why.
+ * Carries out the fault schedule, one fault at a time, on its own thread: each at its planned time on the
+ * {@link PlanClock} (later if the previous one took longer, which delays the workload as much), each
+ * healed before the next. A fault aimed at an instance that is not up (the launcher is still restarting
+ * it) strikes the next one that is; if none is within a bound, it is recorded as not injected, with why.
  */
 final class FaultInjector {
 
@@ -31,31 +31,41 @@ final class FaultInjector {
         this.simulator = simulator;
     }
 
-    /** Runs the whole schedule from {@code t0} (System.nanoTime of the first submission); returns when done. */
-    void run(List<PlannedFault> plan, long t0) throws InterruptedException {
-        for (PlannedFault fault : plan) {
-            long wait = t0 + fault.at().toNanos() - System.nanoTime();
-            if (wait > 0) {
-                Thread.sleep(wait / 1_000_000);
+    /** Runs the whole schedule on the shared clock; returns when done. */
+    void run(List<PlannedFault> plan, PlanClock clock) throws InterruptedException {
+        try {
+            for (PlannedFault fault : plan) {
+                long wait = clock.faultDueNanos(fault.index()) - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000);
+                }
+                long started = System.nanoTime();
+                clock.faultStarted(fault.index(), started);
+                runOne(fault, started - clock.t0());
             }
-            long started = System.nanoTime();
-            String note;
-            boolean injected;
-            try {
-                note = inject(fault);
-                injected = true;
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                note = "not injected: " + e.getMessage();
-                injected = false;
-                LOG.warn("Fault {} failed: {}", fault.describe(), e.toString());
-            }
-            long took = (System.nanoTime() - started) / 1_000_000;
-            done.add(new InjectedFault(fault, (started - t0) / 1_000_000, took, injected, note));
-            LOG.info("Fault {} {} ({} ms){}", fault.describe(), injected ? "done" : "NOT injected", took,
-                    note.isEmpty() ? "" : ": " + note);
+        } finally {
+            clock.finish();
         }
+    }
+
+    private void runOne(PlannedFault fault, long startedNanos) throws InterruptedException {
+        long started = System.nanoTime();
+        String note;
+        boolean injected;
+        try {
+            note = inject(fault);
+            injected = true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            note = "not injected: " + e.getMessage();
+            injected = false;
+            LOG.warn("Fault {} failed: {}", fault.describe(), e.toString());
+        }
+        long took = (System.nanoTime() - started) / 1_000_000;
+        done.add(new InjectedFault(fault, startedNanos / 1_000_000, took, injected, note));
+        LOG.info("Fault {} {} ({} ms){}", fault.describe(), injected ? "done" : "NOT injected", took,
+                note.isEmpty() ? "" : ": " + note);
     }
 
     List<InjectedFault> done() {
@@ -65,7 +75,10 @@ final class FaultInjector {
     private String inject(PlannedFault f) throws Exception {
         return switch (f.kind()) {
             case APP_KILL -> killInstance(f);
-            case APP_PAUSE -> pause(liveInstance(f).pid(), f.hold(), "instance " + (f.instance() + 1));
+            case APP_PAUSE -> {
+                AppServerNode node = liveInstance(f);
+                yield pause(node.pid(), f.hold(), node.label());
+            }
             case BROKER_KILL -> killBroker(f.hold());
             case BROKER_PAUSE -> pause(stack.broker().pid(), f.hold(), "broker");
             case DB_KILL -> killDatabase(f.hold());
@@ -82,7 +95,7 @@ final class FaultInjector {
         AppServerNode node = liveInstance(f);
         long pid = node.pid();
         node.kill9();
-        return "pid " + pid + " killed; the launcher's supervisor restarts it";
+        return node.label() + " pid " + pid + " killed; the launcher's supervisor restarts it";
     }
 
     private String pause(long pid, Duration hold, String what) throws InterruptedException {
@@ -133,17 +146,29 @@ final class FaultInjector {
         return (simulator.faultsInjected() - before) + " calls affected";
     }
 
-    /** The planned instance once it is up (it may still be restarting after an earlier kill). */
+    /**
+     * The planned instance if it is up; else the next one that is (the planned one is still being restarted
+     * after an earlier kill); if none is, waits for one, within {@link #TARGET_WAIT}. Waiting for the planned
+     * one alone would hold the schedule, and the workload with it, for a whole restart.
+     */
     private AppServerNode liveInstance(PlannedFault f) throws InterruptedException {
-        AppServerNode node = stack.instances().get(f.instance());
+        List<AppServerNode> nodes = stack.instances();
         long deadline = System.nanoTime() + TARGET_WAIT.toNanos();
-        while (!node.isAlive() || !Health.ready(node.baseUrl())) {
+        while (true) {
+            for (int k = 0; k < nodes.size(); k++) {
+                AppServerNode node = nodes.get((f.instance() + k) % nodes.size());
+                if (node.isAlive() && Health.ready(node.baseUrl())) {
+                    if (k > 0) {
+                        LOG.info("Fault {}: instance {} is not up, striking {} instead", f.describe(),
+                                f.instance() + 1, node.label());
+                    }
+                    return node;
+                }
+            }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("instance " + (f.instance() + 1) + " was not back within "
-                        + TARGET_WAIT.toSeconds() + " s");
+                throw new IllegalStateException("no instance was up within " + TARGET_WAIT.toSeconds() + " s");
             }
             Thread.sleep(500);
         }
-        return node;
     }
 }

@@ -1,6 +1,7 @@
 package io.overseer.chaos;
 
 import io.overseer.chaos.History.Submission;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -11,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands the planned submissions to client threads at a fixed rate (order i is due at t0 + i / rate). A
+ * Hands the planned submissions to client threads at a fixed rate (order i is due at i / rate on the
+ * {@link PlanClock}, which waits for the faults planned before it). A
  * submission that waits on an outage holds up only its own thread; there are enough of them for the
  * longest outage at the planned rate to pile up without slowing the pace.
  */
@@ -30,19 +32,20 @@ final class Workload {
         this.jms = jms;
     }
 
-    /** Submits the whole plan from {@code t0} and returns once every submitter has its outcome. */
-    void run(List<PlannedOrder> plan, double rate, long t0) throws InterruptedException {
+    /** Submits the whole plan on the shared clock and returns once every submitter has its outcome. */
+    void run(List<PlannedOrder> plan, double rate, PlanClock clock) throws InterruptedException {
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
             double interval = 1e9 / rate;
             for (PlannedOrder order : plan) {
-                long wait = t0 + (long) (order.index() * interval) - System.nanoTime();
+                long wait = clock.dueNanos(Duration.ofNanos((long) (order.index() * interval))) - System.nanoTime();
                 if (wait > 0) {
                     TimeUnit.NANOSECONDS.sleep(wait);
                 }
                 clients.execute(() -> submit(order));
                 if ((order.index() + 1) % 200 == 0) {
-                    LOG.info("{} of {} submissions handed out, {} recorded", order.index() + 1, plan.size(), records.size());
+                    LOG.info("{} of {} submissions handed out, {} recorded; the schedule runs {} ms late",
+                            order.index() + 1, plan.size(), records.size(), clock.lagMillis());
                 }
             }
         } finally {
