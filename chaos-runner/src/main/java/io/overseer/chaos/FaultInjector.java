@@ -90,8 +90,21 @@ final class FaultInjector {
         };
     }
 
-    /** The launcher's supervisor sees the process die and starts it again (backoff 2 s, doubling). */
+    /**
+     * The launcher's supervisor sees the process die and starts it again (backoff 2 s, doubling). A kill
+     * never takes the last instance that is up (unless there is only one): with every instance down the
+     * faults that follow strike a system that does nothing, for as long as a restart takes (minutes on a
+     * busy two-core machine), and prove nothing. It waits for a second instance instead.
+     */
     private String killInstance(PlannedFault f) throws InterruptedException {
+        long deadline = System.nanoTime() + TARGET_WAIT.toNanos();
+        while (stack.instances().size() > 1 && upInstances() < 2) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("a second instance was not up within " + TARGET_WAIT.toSeconds()
+                        + " s; killing the last one would stop all processing");
+            }
+            Thread.sleep(500);
+        }
         AppServerNode node = liveInstance(f);
         long pid = node.pid();
         node.kill9();
@@ -144,6 +157,10 @@ final class FaultInjector {
             simulator.clearFaults(); // also answers the calls a hang still holds
         }
         return (simulator.faultsInjected() - before) + " calls affected";
+    }
+
+    private long upInstances() {
+        return stack.instances().stream().filter(n -> n.isAlive() && Health.ready(n.baseUrl())).count();
     }
 
     /**
