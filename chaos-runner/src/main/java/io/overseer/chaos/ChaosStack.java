@@ -1,0 +1,133 @@
+package io.overseer.chaos;
+
+import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.LauncherOptions;
+import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.Stack;
+import io.overseer.launcher.StackLayout;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The stack under test, started in this JVM with the launcher's own classes (so the runner holds every
+ * node and can kill, pause and restart it) on free loopback ports and a fresh data directory. The
+ * launcher's supervisor restarts a dead application instance as it does under ./run; the broker and
+ * PostgreSQL are restarted by the fault that killed them, as a service manager would.
+ */
+final class ChaosStack implements AutoCloseable {
+
+    static final String LOOPBACK = "127.0.0.1";
+    /**
+     * Shorter attempt deadlines than the defaults (30 s, retries 60 s), so that work a fault stranded is
+     * recovered within the quiet period of a short run; the recovery paths are the same.
+     */
+    static final Map<String, String> APP_PROPERTIES = Map.of(
+            "overseer.scheduler.complete-by", "PT15S",
+            "overseer.supervisor.retry-complete-by", "PT20S");
+
+    private final Stack stack;
+    private final int firstHttpPort;
+    private final int brokerPort;
+    private final int dbPort;
+    private final int simulatorPort;
+
+    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed) {
+        int base = freeRange(instances + 4, new Random(seed ^ System.nanoTime()));
+        this.firstHttpPort = base;
+        this.simulatorPort = base + instances;
+        this.brokerPort = base + instances + 1;
+        this.dbPort = base + instances + 3;
+        List<String> args = new ArrayList<>(List.of(
+                "--data-dir", dataDir.toString(),
+                "--stack-dir", repoRoot.resolve("launcher/target/stack").toString(),
+                "--instances", Integer.toString(instances),
+                "--bind-address", LOOPBACK,
+                "--http-port", Integer.toString(firstHttpPort),
+                "--simulator-port", Integer.toString(simulatorPort),
+                "--broker-port", Integer.toString(brokerPort),
+                "--console-port", Integer.toString(base + instances + 2),
+                "--db-port", Integer.toString(dbPort)));
+        APP_PROPERTIES.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
+        // No environment: OVERSEER_* variables of a ./run in this shell must not leak into the run's stack.
+        LauncherOptions options = LauncherOptions.parse(args.toArray(String[]::new), Map.of());
+        this.stack = new Stack(options, StackLayout.fromDirectory(repoRoot.resolve("launcher/target/stack")));
+    }
+
+    void start() throws Exception {
+        stack.start();
+    }
+
+    List<AppServerNode> instances() {
+        return stack.appServers();
+    }
+
+    BrokerNode broker() {
+        return stack.broker();
+    }
+
+    PostgresNode postgres() {
+        return stack.postgres();
+    }
+
+    List<String> baseUrls() {
+        return instances().stream().map(AppServerNode::baseUrl).toList();
+    }
+
+    String simulatorUrl() {
+        return stack.simulator().baseUrl();
+    }
+
+    String brokerUrl() {
+        return "tcp://" + LOOPBACK + ":" + brokerPort;
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://" + LOOPBACK + ":" + dbPort + "/" + LauncherOptions.EMBEDDED_DB;
+    }
+
+    Path logDir() {
+        return stack.logDir();
+    }
+
+    /** Where everything listens, for the log. */
+    String summary() {
+        return "instances " + baseUrls() + ", broker " + brokerUrl() + ", PostgreSQL " + jdbcUrl()
+                + ", simulator " + simulatorUrl();
+    }
+
+    @Override
+    public void close() {
+        stack.stop();
+    }
+
+    /** A run of {@code size} consecutive ports that are free on loopback now, from a random start. */
+    private static int freeRange(int size, Random random) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int base = 20000 + random.nextInt(20000);
+            boolean free = true;
+            for (int p = base; p < base + size && free; p++) {
+                free = isFree(p);
+            }
+            if (free) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no " + size + " consecutive free ports found between 20000 and 40000");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(LOOPBACK))) {
+            s.setReuseAddress(true);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

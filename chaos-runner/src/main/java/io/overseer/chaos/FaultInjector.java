@@ -1,0 +1,191 @@
+package io.overseer.chaos;
+
+import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.PostgresNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out the fault schedule, one fault at a time, on its own thread: each at its planned time on the
+ * {@link PlanClock} (later if the previous one took longer, which delays the workload as much), each
+ * healed before the next. A fault aimed at an instance that is not up (the launcher is still restarting
+ * it) strikes the next one that is; if none is within a bound, it is recorded as not injected, with why.
+ */
+final class FaultInjector {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
+    /** A killed Payara Micro takes 20-60 s to be back on this machine under load. */
+    static final Duration TARGET_WAIT = Duration.ofSeconds(150);
+
+    private final ChaosStack stack;
+    private final SimulatorClient simulator;
+    private final List<InjectedFault> done = new CopyOnWriteArrayList<>();
+
+    FaultInjector(ChaosStack stack, SimulatorClient simulator) {
+        this.stack = stack;
+        this.simulator = simulator;
+    }
+
+    /** Runs the whole schedule on the shared clock; returns when done. */
+    void run(List<PlannedFault> plan, PlanClock clock) throws InterruptedException {
+        try {
+            for (PlannedFault fault : plan) {
+                long wait = clock.faultDueNanos(fault.index()) - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000);
+                }
+                long started = System.nanoTime();
+                clock.faultStarted(fault.index(), started);
+                runOne(fault, started - clock.t0());
+            }
+        } finally {
+            clock.finish();
+        }
+    }
+
+    private void runOne(PlannedFault fault, long startedNanos) throws InterruptedException {
+        long started = System.nanoTime();
+        String note;
+        boolean injected;
+        try {
+            note = inject(fault);
+            injected = true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            note = "not injected: " + e.getMessage();
+            injected = false;
+            LOG.warn("Fault {} failed: {}", fault.describe(), e.toString());
+        }
+        long took = (System.nanoTime() - started) / 1_000_000;
+        done.add(new InjectedFault(fault, startedNanos / 1_000_000, took, injected, note));
+        LOG.info("Fault {} {} ({} ms){}", fault.describe(), injected ? "done" : "NOT injected", took,
+                note.isEmpty() ? "" : ": " + note);
+    }
+
+    List<InjectedFault> done() {
+        return new ArrayList<>(done);
+    }
+
+    private String inject(PlannedFault f) throws Exception {
+        return switch (f.kind()) {
+            case APP_KILL -> killInstance(f);
+            case APP_PAUSE -> {
+                AppServerNode node = liveInstance(f);
+                yield pause(node.pid(), f.hold(), node.label());
+            }
+            case BROKER_KILL -> killBroker(f.hold());
+            case BROKER_PAUSE -> pause(stack.broker().pid(), f.hold(), "broker");
+            case DB_KILL -> killDatabase(f.hold());
+            case SIM_HANG -> simulatorRule(f, "hang");
+            case SIM_LATENCY -> simulatorRule(f, "latency");
+            case SIM_5XX -> simulatorRule(f, "error");
+            case SIM_FATAL -> simulatorRule(f, "fatal");
+            case BROKER_PRIMARY -> throw new UnsupportedOperationException("broker-primary needs --broker-ha, not built yet");
+        };
+    }
+
+    /**
+     * The launcher's supervisor sees the process die and starts it again (backoff 2 s, doubling). A kill
+     * never takes the last instance that is up (unless there is only one): with every instance down the
+     * faults that follow strike a system that does nothing, for as long as a restart takes (minutes on a
+     * busy two-core machine), and prove nothing. It waits for a second instance instead.
+     */
+    private String killInstance(PlannedFault f) throws InterruptedException {
+        long deadline = System.nanoTime() + TARGET_WAIT.toNanos();
+        while (stack.instances().size() > 1 && upInstances() < 2) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("a second instance was not up within " + TARGET_WAIT.toSeconds()
+                        + " s; killing the last one would stop all processing");
+            }
+            Thread.sleep(500);
+        }
+        AppServerNode node = liveInstance(f);
+        long pid = node.pid();
+        node.kill9();
+        return node.label() + " pid " + pid + " killed; the launcher's supervisor restarts it";
+    }
+
+    private String pause(long pid, Duration hold, String what) throws InterruptedException {
+        if (pid <= 0) {
+            throw new IllegalStateException(what + " is not running");
+        }
+        Signals.stopTree(pid);
+        try {
+            Thread.sleep(hold.toMillis());
+        } finally {
+            Signals.continueTree(pid); // even when interrupted: a frozen process must never be left behind
+        }
+        return what + " pid " + pid + " frozen " + hold.toMillis() + " ms";
+    }
+
+    private String killBroker(Duration down) throws Exception {
+        BrokerNode broker = stack.broker();
+        long pid = broker.pid();
+        broker.kill9();
+        Thread.sleep(down.toMillis());
+        long t = System.nanoTime();
+        broker.restart(); // the same instance and journal, as a service manager would
+        return "pid " + pid + " killed, restarted on its journal in " + (System.nanoTime() - t) / 1_000_000 + " ms";
+    }
+
+    private String killDatabase(Duration down) throws Exception {
+        PostgresNode postgres = stack.postgres();
+        long pid = postgres.pid();
+        postgres.kill9();
+        Thread.sleep(down.toMillis());
+        long t = System.nanoTime();
+        postgres.start(); // crash recovery from the WAL
+        return "postmaster " + pid + " killed, recovered in " + (System.nanoTime() - t) / 1_000_000 + " ms";
+    }
+
+    /**
+     * Says how many calls the rule affected: a rule set while nothing calls the operation (every order held
+     * up by an earlier fault) bites nothing, and the report must not count it as if it had.
+     */
+    private String simulatorRule(PlannedFault f, String mode) throws Exception {
+        long before = simulator.faultsInjected();
+        simulator.putFault(f.operation(), mode, f.rate(), f.latencyMs());
+        try {
+            Thread.sleep(f.hold().toMillis());
+        } finally {
+            simulator.clearFaults(); // also answers the calls a hang still holds
+        }
+        return (simulator.faultsInjected() - before) + " calls affected";
+    }
+
+    private long upInstances() {
+        return stack.instances().stream().filter(n -> n.isAlive() && Health.ready(n.baseUrl())).count();
+    }
+
+    /**
+     * The planned instance if it is up; else the next one that is (the planned one is still being restarted
+     * after an earlier kill); if none is, waits for one, within {@link #TARGET_WAIT}. Waiting for the planned
+     * one alone would hold the schedule, and the workload with it, for a whole restart.
+     */
+    private AppServerNode liveInstance(PlannedFault f) throws InterruptedException {
+        List<AppServerNode> nodes = stack.instances();
+        long deadline = System.nanoTime() + TARGET_WAIT.toNanos();
+        while (true) {
+            for (int k = 0; k < nodes.size(); k++) {
+                AppServerNode node = nodes.get((f.instance() + k) % nodes.size());
+                if (node.isAlive() && Health.ready(node.baseUrl())) {
+                    if (k > 0) {
+                        LOG.info("Fault {}: instance {} is not up, striking {} instead", f.describe(),
+                                f.instance() + 1, node.label());
+                    }
+                    return node;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no instance was up within " + TARGET_WAIT.toSeconds() + " s");
+            }
+            Thread.sleep(500);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.overseer.chaos;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The faults the runner injects, by the part of the stack they hit. Each has the name used by
+ * {@code --faults} and in the report. {@link #BROKER_PRIMARY} belongs to the replicated broker
+ * ({@code --broker-ha}), which is not built yet: asking for it fails instead of quietly doing something else.
+ */
+public enum FaultKind {
+    /** kill -9 of one application instance; the launcher's supervisor starts it again. */
+    APP_KILL("app-kill"),
+    /** SIGSTOP of one application instance for a few seconds, then SIGCONT: a long GC pause or a frozen VM. */
+    APP_PAUSE("app-pause"),
+    /** kill -9 of the broker, restarted by the runner on its journal after a short outage. */
+    BROKER_KILL("broker-kill"),
+    /** SIGSTOP of the broker for a few seconds, then SIGCONT. */
+    BROKER_PAUSE("broker-pause"),
+    /** kill -9 of the primary of a replicated broker pair; needs --broker-ha. */
+    BROKER_PRIMARY("broker-primary"),
+    /** kill -9 of PostgreSQL (postmaster and backends), restarted by the runner: crash recovery. */
+    DB_KILL("db-kill"),
+    /** The simulator holds some calls without answering, until the fault is cleared. */
+    SIM_HANG("sim-hang"),
+    /** The simulator answers every call late. */
+    SIM_LATENCY("sim-latency"),
+    /** The simulator answers 503 (nothing applied) to every call for a while: a transient outage. */
+    SIM_5XX("sim-5xx"),
+    /** The simulator refuses some calls of one operation with 422 (nothing applied): a nontransient failure. */
+    SIM_FATAL("sim-fatal");
+
+    private final String wireName;
+
+    FaultKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** Whether the fault only exists with the replicated broker. */
+    public boolean needsBrokerHa() {
+        return this == BROKER_PRIMARY;
+    }
+
+    /** Every kind a single-broker stack can suffer: the default of --faults. */
+    public static List<FaultKind> defaults(boolean brokerHa) {
+        return Arrays.stream(values()).filter(k -> brokerHa || !k.needsBrokerHa()).toList();
+    }
+
+    public static FaultKind fromWire(String name) {
+        String wanted = name.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(k -> k.wireName.equals(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown fault kind '" + name + "'; known: "
+                        + Arrays.stream(values()).map(FaultKind::wireName).collect(Collectors.joining(", "))));
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

@@ -1,0 +1,63 @@
+package io.overseer.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The schedule and the workload come from the seed alone; the CI preset injects every kind twice. */
+class FaultPlanTest {
+
+    private static List<PlannedFault> plan(long seed) {
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--short", "--seed", Long.toString(seed)}, Path.of("."));
+        return FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(), o.instances());
+    }
+
+    @Test
+    void theSameSeedGivesTheSameScheduleAndWorkload() {
+        assertEquals(plan(7), plan(7));
+        assertNotEquals(plan(7), plan(8));
+        Random a = new Random(7);
+        Random b = new Random(7);
+        FaultPlan.draw(a, FaultKind.defaults(false), 2, Duration.ofMinutes(3), 2);
+        FaultPlan.draw(b, FaultKind.defaults(false), 2, Duration.ofMinutes(3), 2);
+        assertEquals(WorkloadPlan.draw(a, 500, "r"), WorkloadPlan.draw(b, 500, "r"));
+    }
+
+    @Test
+    void theShortPresetInjectsEveryKindTwiceOneAfterTheOtherWithinTheWindow() {
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--short", "--seed", "1"}, Path.of("."));
+        assertEquals(1000, o.orders());
+        List<PlannedFault> faults = plan(1);
+        Map<FaultKind, Long> byKind = faults.stream().collect(Collectors.groupingBy(PlannedFault::kind, Collectors.counting()));
+        assertEquals(FaultKind.defaults(false).stream().collect(Collectors.toMap(Function.identity(), k -> 2L)), byKind);
+        for (int i = 1; i < faults.size(); i++) {
+            assertTrue(faults.get(i).at().compareTo(faults.get(i - 1).at()) > 0);
+        }
+        assertTrue(faults.get(faults.size() - 1).at().compareTo(o.duration()) < 0);
+    }
+
+    @Test
+    void theReplicatedBrokerIsRefusedLoudlyUntilItExists() {
+        ChaosOptions.UsageException e = assertThrows(ChaosOptions.UsageException.class,
+                () -> ChaosOptions.parse(new String[] {"--faults", "app-kill,broker-primary"}, Path.of(".")));
+        assertTrue(e.getMessage().contains("needs --broker-ha, not built yet"), e.getMessage());
+        assertThrows(ChaosOptions.UsageException.class, () -> ChaosOptions.parse(new String[] {"--broker-ha"}, Path.of(".")));
+    }
+
+    @Test
+    void everyWorkloadHasMalformedMessagesAtFixedPlaces() {
+        List<PlannedOrder> orders = WorkloadPlan.draw(new Random(3), 1000, "r");
+        assertEquals(4, orders.stream().filter(PlannedOrder::bad).count());
+        assertTrue(orders.stream().filter(PlannedOrder::bad).allMatch(o -> o.channel() == PlannedOrder.Channel.JMS));
+    }
+}
