@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
-import io.overseer.support.Poll;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
@@ -116,20 +115,7 @@ class ClaimContentionIT {
         assertTrue(refused.isEmpty(), refused.size() + " submissions refused, e.g. " + refused.stream().limit(5).toList());
 
         // Wait until every order rests (Processed, or a state it would stay in), polling PostgreSQL.
-        long[] lastQuery = {0};
-        long[] lastLog = {System.nanoTime()};
-        Poll.until("all " + ORDERS + " orders to rest (Processed, Compensated or Error)", ALL_DONE, () -> {
-            if (System.nanoTime() - lastQuery[0] < Duration.ofSeconds(1).toNanos()) {
-                return false; // ask PostgreSQL about once a second, not at every 50 ms poll
-            }
-            lastQuery[0] = System.nanoTime();
-            Map<String, Long> states = StoreCounts.states(prefix);
-            if (System.nanoTime() - lastLog[0] >= PROGRESS_EVERY.toNanos()) {
-                LOG.info(String.format("%.0f s: %s", (System.nanoTime() - t0) / 1e9, states));
-                lastLog[0] = System.nanoTime();
-            }
-            return StoreCounts.atRest(states) >= ORDERS;
-        });
+        StoreCounts.awaitAtRest(prefix, ORDERS, ALL_DONE, PROGRESS_EVERY, t0);
         long totalNanos = System.nanoTime() - t0;
         LOG.info(String.format("All %d orders at rest %.1f s after the first submission: %.0f orders/s end to end",
                 ORDERS, totalNanos / 1e9, ORDERS / (totalNanos / 1e9)));

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
-import io.overseer.support.Poll;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
@@ -100,7 +99,7 @@ class ClusterIT {
                 submitNanos / 1e9, (ORDERS - refused.size()) / (submitNanos / 1e9), refused.size()));
         assertTrue(refused.isEmpty(), refused.size() + " submissions refused, e.g. " + refused.stream().limit(5).toList());
 
-        awaitAllAtRest(t0);
+        StoreCounts.awaitAtRest(prefix, ORDERS, ALL_DONE, PROGRESS_EVERY, t0);
         long totalNanos = System.nanoTime() - t0;
         LOG.info(String.format("All %d orders at rest %.1f s after the first submission: %.1f orders/s end to end",
                 ORDERS, totalNanos / 1e9, ORDERS / (totalNanos / 1e9)));
@@ -141,23 +140,6 @@ class ClusterIT {
             clients.shutdownNow();
         }
         return List.copyOf(refused);
-    }
-
-    private void awaitAllAtRest(long t0) {
-        long[] lastQuery = {0};
-        long[] lastLog = {System.nanoTime()};
-        Poll.until("all " + ORDERS + " orders to exist and rest (Processed, Compensated or Error)", ALL_DONE, () -> {
-            if (System.nanoTime() - lastQuery[0] < Duration.ofSeconds(1).toNanos()) {
-                return false; // ask PostgreSQL about once a second, not at every 50 ms poll
-            }
-            lastQuery[0] = System.nanoTime();
-            Map<String, Long> states = StoreCounts.states(prefix);
-            if (System.nanoTime() - lastLog[0] >= PROGRESS_EVERY.toNanos()) {
-                LOG.info(String.format("%.0f s: %s", (System.nanoTime() - t0) / 1e9, states));
-                lastLog[0] = System.nanoTime();
-            }
-            return StoreCounts.atRest(states) >= ORDERS;
-        });
     }
 
     private void verify(SimulatorApi simulator, JsonNode before) {

@@ -16,7 +16,33 @@ final class StoreCounts {
 
     private static final String CLAIMS = " h.step_name IS NULL AND h.from_state = 'Pending' AND h.to_state = 'Processing'";
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(StoreCounts.class.getName());
+
     private StoreCounts() {
+    }
+
+    /**
+     * Waits until {@code orders} of the test's orders rest (Processed, Compensated or Error), asking
+     * PostgreSQL about once a second rather than at every poll, and logging the states every
+     * {@code progressEvery}, counted from {@code t0} (System.nanoTime()).
+     */
+    static void awaitAtRest(String prefix, int orders, java.time.Duration limit, java.time.Duration progressEvery,
+            long t0) {
+        long[] lastQuery = {0};
+        long[] lastLog = {System.nanoTime()};
+        io.overseer.support.Poll.until("all " + orders + " orders to exist and rest (Processed, Compensated or Error)",
+                limit, () -> {
+                    if (System.nanoTime() - lastQuery[0] < java.time.Duration.ofSeconds(1).toNanos()) {
+                        return false;
+                    }
+                    lastQuery[0] = System.nanoTime();
+                    Map<String, Long> states = states(prefix);
+                    if (System.nanoTime() - lastLog[0] >= progressEvery.toNanos()) {
+                        LOG.info(String.format("%.0f s: %s", (System.nanoTime() - t0) / 1e9, states));
+                        lastLog[0] = System.nanoTime();
+                    }
+                    return atRest(states) >= orders;
+                });
     }
 
     static long orders(String prefix) {
