@@ -94,13 +94,22 @@ final class ChaosStack implements AutoCloseable {
         return stack.brokerPair();
     }
 
-    /** The pair as seen from outside, for {@link PairTarget.Pair#settled}. */
-    PairTarget.Pair pairState() {
+    /**
+     * The pair as seen from outside, for {@link PairTarget.Pair#settled}, reading the backup's log from
+     * {@code backupLogFrom} on (its size when a fault struck: the in-sync line must be newer than the
+     * fault, since a restarted backup writes nothing for seconds while its JVM starts), 0 for all of it.
+     */
+    PairTarget.Pair pairState(long backupLogFrom) {
         BrokerPair pair = stack.brokerPair();
         BrokerNode p = pair.primary();
         BrokerNode b = pair.backup();
         return new PairTarget.Pair(p.isAlive(), p.acceptsClients(), b.isAlive(), b.acceptsClients(),
-                tail(b.logFile(), 256 * 1024));
+                tail(b.logFile(), backupLogFrom, 256 * 1024));
+    }
+
+    /** The backup's log size now: the {@code backupLogFrom} of {@link #pairState(long)}. */
+    long backupLogSize() {
+        return stack.brokerPair().backup().logFile().toFile().length();
     }
 
     PostgresNode postgres() {
@@ -155,10 +164,13 @@ final class ChaosStack implements AutoCloseable {
         stack.stop();
     }
 
-    /** The last {@code bytes} of a log file ("" if it cannot be read). */
-    static String tail(Path file, int bytes) {
+    /** The last {@code bytes} of a log file written from {@code from0} on ("" if none or unreadable). */
+    static String tail(Path file, long from0, int bytes) {
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-            long from = Math.max(0, raf.length() - bytes);
+            long from = Math.max(from0, raf.length() - bytes);
+            if (from >= raf.length()) {
+                return "";
+            }
             byte[] buf = new byte[(int) (raf.length() - from)];
             raf.seek(from);
             raf.readFully(buf);

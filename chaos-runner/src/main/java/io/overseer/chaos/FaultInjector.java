@@ -159,10 +159,11 @@ final class FaultInjector {
         BrokerNode node = target == PairTarget.PRIMARY ? pair.primary() : pair.backup();
         int restartsBefore = pair.restarts();
         long pid = node.pid();
+        long backupLog = stack.backupLogSize();
         long t = System.nanoTime();
         node.kill9();
         StringBuilder note = new StringBuilder(node.label() + " pid " + pid + " killed");
-        if (waited > 0) {
+        if (waited > 1000) {
             note.append(" (after waiting ").append(waited).append(" ms for the pair to settle)");
         }
         if (target == PairTarget.PRIMARY) {
@@ -174,7 +175,8 @@ final class FaultInjector {
                     ? "; backup serving after " + (System.nanoTime() - t) / 1_000_000 + " ms"
                     : "; the backup did NOT serve within " + TAKEOVER_WAIT.toSeconds() + " s");
         }
-        awaitPairSettled(stack, "after the fault");
+        // The in-sync line must be newer than the kill: the old one is still the log's last for seconds.
+        awaitPairSettled(stack, "after the fault", backupLog);
         note.append("; the pair's watch restarted ").append(pair.restarts() - restartsBefore)
                 .append(" node(s), settled again (primary serving, backup in sync) ")
                 .append((System.nanoTime() - t) / 1_000_000).append(" ms after the kill");
@@ -192,7 +194,7 @@ final class FaultInjector {
         BrokerNode active = stack.brokerPair().primary();
         String note = pause(active.pid(), hold, active.label() + " (active)");
         awaitPairSettled(stack, "after the fault");
-        return note + (waited > 0 ? " (after waiting " + waited + " ms for the pair to settle)" : "");
+        return note + (waited > 1000 ? " (after waiting " + waited + " ms for the pair to settle)" : "");
     }
 
     /**
@@ -200,6 +202,11 @@ final class FaultInjector {
      * watch refused to restart a node. Returns the milliseconds waited.
      */
     static long awaitPairSettled(ChaosStack stack, String when) throws InterruptedException {
+        return awaitPairSettled(stack, when, 0);
+    }
+
+    /** As {@link #awaitPairSettled(ChaosStack, String)}, the backup's in-sync line from {@code backupLogFrom} on. */
+    static long awaitPairSettled(ChaosStack stack, String when, long backupLogFrom) throws InterruptedException {
         long t = System.nanoTime();
         long deadline = t + PAIR_WAIT.toNanos();
         while (true) {
@@ -207,7 +214,7 @@ final class FaultInjector {
             if (pair.refusal() != null) {
                 throw new IllegalStateException("the broker pair's watch gave up " + when + ": " + pair.refusal());
             }
-            PairTarget.Pair state = stack.pairState();
+            PairTarget.Pair state = stack.pairState(backupLogFrom);
             if (state.settled()) {
                 return (System.nanoTime() - t) / 1_000_000;
             }

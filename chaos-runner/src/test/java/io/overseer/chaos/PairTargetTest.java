@@ -60,6 +60,25 @@ class PairTargetTest {
                 new PairTarget.Pair(false, false, true, true, synced + TOOK_OVER).describe());
     }
 
+    /**
+     * Seed 11's smoke run: the backup killed, restarted by the watch, and taken as settled 2.6 s later on the
+     * in-sync line of its previous life (the new JVM had written nothing yet). Only lines since the kill count.
+     */
+    @Test
+    void afterAKillOnlyAnInSyncLineWrittenSinceTheKillCounts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path log = dir.resolve("artemis-backup.log");
+        java.nio.file.Files.writeString(log, STARTED + SYNCED);
+        long atKill = java.nio.file.Files.size(log);
+        assertTrue(PairTarget.backupInSync(ChaosStack.tail(log, 0, 1 << 20)));
+        assertFalse(PairTarget.backupInSync(ChaosStack.tail(log, atKill, 1 << 20)), "nothing written since the kill");
+        java.nio.file.Files.writeString(log, STARTED, java.nio.file.StandardOpenOption.APPEND);
+        assertFalse(PairTarget.backupInSync(ChaosStack.tail(log, atKill, 1 << 20)), "restarted, syncing");
+        java.nio.file.Files.writeString(log, SYNCED, java.nio.file.StandardOpenOption.APPEND);
+        assertTrue(PairTarget.backupInSync(ChaosStack.tail(log, atKill, 1 << 20)));
+        assertEquals("", ChaosStack.tail(dir.resolve("missing.log"), 0, 100));
+    }
+
     @Test
     void theRunnersClientsUseTheBrokerOrThePairsUrlList() {
         assertEquals("tcp://127.0.0.1:30001?a=1&b=2", ChaosStack.brokerUrl("127.0.0.1", 30001, false, "a=1&b=2"));
