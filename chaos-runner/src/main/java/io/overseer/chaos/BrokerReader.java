@@ -34,8 +34,12 @@ final class BrokerReader implements AutoCloseable {
     private final ActiveMQConnectionFactory factory;
     private final String clientId;
 
+    /** The parameters of {@link #BrokerReader}'s URL ({@link ChaosStack#brokerUrl(String)}). */
+    static final String URL_PARAMETERS = "callTimeout=30000&reconnectAttempts=0";
+
+    /** @param brokerUrl the broker's or the pair's URL, with {@link #URL_PARAMETERS} */
     BrokerReader(String brokerUrl, String runId) {
-        this.factory = new ActiveMQConnectionFactory(brokerUrl + "?callTimeout=30000&reconnectAttempts=0", "demo", "demo");
+        this.factory = new ActiveMQConnectionFactory(brokerUrl, "demo", "demo");
         this.clientId = "chaos-" + runId;
     }
 

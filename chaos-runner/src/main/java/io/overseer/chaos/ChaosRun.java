@@ -46,8 +46,8 @@ final class ChaosRun {
         LOG.info("Stack up: {}", stack.summary());
         SimulatorClient simulator = new SimulatorClient(stack.simulatorUrl());
         FaultInjector injector = new FaultInjector(stack, simulator);
-        try (BrokerReader broker = new BrokerReader(stack.brokerUrl(), runId);
-             JmsSubmitter jms = new JmsSubmitter(stack.brokerUrl(), replyQueue)) {
+        try (BrokerReader broker = new BrokerReader(stack.brokerUrl(BrokerReader.URL_PARAMETERS), runId);
+             JmsSubmitter jms = new JmsSubmitter(stack.brokerUrl(JmsSubmitter.URL_PARAMETERS), replyQueue)) {
             broker.subscribeToAlerts();
             Workload workload = new Workload(new RestSubmitter(stack.baseUrls()), jms);
             long t0 = System.nanoTime();
@@ -88,7 +88,9 @@ final class ChaosRun {
     /** Every rule cleared, and every node running and ready, before the quiet period starts. */
     private static void heal(ChaosStack stack, SimulatorClient simulator) throws Exception {
         simulator.clearFaults();
-        if (!stack.broker().isAlive()) {
+        if (stack.brokerHa()) {
+            FaultInjector.awaitPairSettled(stack, "after the fault schedule");
+        } else if (!stack.broker().isAlive()) {
             throw new IllegalStateException("the broker is not running after the fault schedule");
         }
         if (!stack.postgres().isAlive()) {

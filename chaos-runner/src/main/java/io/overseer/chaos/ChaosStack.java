@@ -2,11 +2,14 @@ package io.overseer.chaos;
 
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.BrokerPair;
 import io.overseer.launcher.LauncherOptions;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.Stack;
 import io.overseer.launcher.StackLayout;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -19,7 +22,10 @@ import java.util.Random;
  * The stack under test, started in this JVM with the launcher's own classes (so the runner holds every
  * node and can kill, pause and restart it) on free loopback ports and a fresh data directory. The
  * launcher's supervisor restarts a dead application instance as it does under ./run; the broker and
- * PostgreSQL are restarted by the fault that killed them, as a service manager would.
+ * PostgreSQL are restarted by the fault that killed them, as a service manager would. With
+ * {@code --broker-ha} the launcher starts the replicated pair as {@code ./run --broker-ha} does (the
+ * application servers wired to both nodes) and its watch restarts a dead node; the runner's own clients
+ * use the pair's URL list.
  */
 final class ChaosStack implements AutoCloseable {
 
@@ -35,15 +41,18 @@ final class ChaosStack implements AutoCloseable {
     private final Stack stack;
     private final int firstHttpPort;
     private final int brokerPort;
+    private final boolean brokerHa;
     private final int dbPort;
     private final int simulatorPort;
 
-    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed) {
-        int base = freeRange(instances + 4, new Random(seed ^ System.nanoTime()));
+    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa) {
+        // HTTP ports, simulator, broker and the backup above it (the launcher's rule), two consoles, PostgreSQL.
+        int base = freeRange(instances + 6, new Random(seed ^ System.nanoTime()));
         this.firstHttpPort = base;
         this.simulatorPort = base + instances;
         this.brokerPort = base + instances + 1;
-        this.dbPort = base + instances + 3;
+        this.brokerHa = brokerHa;
+        this.dbPort = base + instances + 5;
         List<String> args = new ArrayList<>(List.of(
                 "--data-dir", dataDir.toString(),
                 "--stack-dir", repoRoot.resolve("launcher/target/stack").toString(),
@@ -52,8 +61,11 @@ final class ChaosStack implements AutoCloseable {
                 "--http-port", Integer.toString(firstHttpPort),
                 "--simulator-port", Integer.toString(simulatorPort),
                 "--broker-port", Integer.toString(brokerPort),
-                "--console-port", Integer.toString(base + instances + 2),
+                "--console-port", Integer.toString(base + instances + 3),
                 "--db-port", Integer.toString(dbPort)));
+        if (brokerHa) {
+            args.add("--broker-ha");
+        }
         APP_PROPERTIES.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
         // No environment: OVERSEER_* variables of a ./run in this shell must not leak into the run's stack.
         LauncherOptions options = LauncherOptions.parse(args.toArray(String[]::new), Map.of());
@@ -68,8 +80,36 @@ final class ChaosStack implements AutoCloseable {
         return stack.appServers();
     }
 
+    /** The single broker, or the pair's primary. */
     BrokerNode broker() {
         return stack.broker();
+    }
+
+    boolean brokerHa() {
+        return brokerHa;
+    }
+
+    /** Null without --broker-ha. */
+    BrokerPair brokerPair() {
+        return stack.brokerPair();
+    }
+
+    /**
+     * The pair as seen from outside, for {@link PairTarget.Pair#settled}, reading the backup's log from
+     * {@code backupLogFrom} on (its size when a fault struck: the in-sync line must be newer than the
+     * fault, since a restarted backup writes nothing for seconds while its JVM starts), 0 for all of it.
+     */
+    PairTarget.Pair pairState(long backupLogFrom) {
+        BrokerPair pair = stack.brokerPair();
+        BrokerNode p = pair.primary();
+        BrokerNode b = pair.backup();
+        return new PairTarget.Pair(p.isAlive(), p.acceptsClients(), b.isAlive(), b.acceptsClients(),
+                tail(b.logFile(), backupLogFrom, 256 * 1024));
+    }
+
+    /** The backup's log size now: the {@code backupLogFrom} of {@link #pairState(long)}. */
+    long backupLogSize() {
+        return stack.brokerPair().backup().logFile().toFile().length();
     }
 
     PostgresNode postgres() {
@@ -84,8 +124,25 @@ final class ChaosStack implements AutoCloseable {
         return stack.simulator().baseUrl();
     }
 
+    /** The Core URL of the broker, or of the pair ({@link #brokerUrl(String)}), without parameters. */
     String brokerUrl() {
-        return "tcp://" + LOOPBACK + ":" + brokerPort;
+        return brokerUrl("");
+    }
+
+    /**
+     * The broker's Core URL with the given parameters ({@code a=1&b=2}, or empty): {@code tcp://h:p?…}, or
+     * for the pair the list {@code (tcp://h:p,tcp://h:p+1)?…}. A passive backup's acceptor is closed, so a
+     * new connection reaches whichever node serves. No {@code ha=true}: the runner's clients surface a
+     * failure and decide themselves (a new connection from the list), as BrokerFailoverIT's client does.
+     */
+    String brokerUrl(String parameters) {
+        return brokerUrl(LOOPBACK, brokerPort, brokerHa, parameters);
+    }
+
+    static String brokerUrl(String host, int port, boolean pair, String parameters) {
+        String nodes = pair ? "(tcp://" + host + ":" + port + ",tcp://" + host + ":" + (port + 1) + ")"
+                : "tcp://" + host + ":" + port;
+        return parameters.isEmpty() ? nodes : nodes + "?" + parameters;
     }
 
     String jdbcUrl() {
@@ -98,13 +155,29 @@ final class ChaosStack implements AutoCloseable {
 
     /** Where everything listens, for the log. */
     String summary() {
-        return "instances " + baseUrls() + ", broker " + brokerUrl() + ", PostgreSQL " + jdbcUrl()
+        return "instances " + baseUrls() + ", broker " + (brokerHa ? "pair " : "") + brokerUrl() + ", PostgreSQL " + jdbcUrl()
                 + ", simulator " + simulatorUrl();
     }
 
     @Override
     public void close() {
         stack.stop();
+    }
+
+    /** The last {@code bytes} of a log file written from {@code from0} on ("" if none or unreadable). */
+    static String tail(Path file, long from0, int bytes) {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+            long from = Math.max(from0, raf.length() - bytes);
+            if (from >= raf.length()) {
+                return "";
+            }
+            byte[] buf = new byte[(int) (raf.length() - from)];
+            raf.seek(from);
+            raf.readFully(buf);
+            return new String(buf, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** A run of {@code size} consecutive ports that are free on loopback now, from a random start. */

@@ -2,6 +2,7 @@ package io.overseer.chaos;
 
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.BrokerPair;
 import io.overseer.launcher.PostgresNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,13 @@ final class FaultInjector {
     private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
     /** A killed Payara Micro takes 20-60 s to be back on this machine under load. */
     static final Duration TARGET_WAIT = Duration.ofSeconds(150);
+    /**
+     * How long the replicated pair may take to be settled again (docs/broker-ha.md: failback 40-45 s after
+     * a kill at load average 6-25, most of it the primary's JVM start, plus the backup's resync).
+     */
+    static final Duration PAIR_WAIT = Duration.ofSeconds(300);
+    /** The backup serves 1-3 s after the primary's kill -9 (docs/broker-ha.md). */
+    static final Duration TAKEOVER_WAIT = Duration.ofSeconds(30);
 
     private final ChaosStack stack;
     private final SimulatorClient simulator;
@@ -79,14 +87,20 @@ final class FaultInjector {
                 AppServerNode node = liveInstance(f);
                 yield pause(node.pid(), f.hold(), node.label());
             }
-            case BROKER_KILL -> killBroker(f.hold());
-            case BROKER_PAUSE -> pause(stack.broker().pid(), f.hold(), "broker");
+            case BROKER_KILL -> stack.brokerHa() ? killPairNode(PairTarget.BACKUP) : killBroker(f.hold());
+            case BROKER_PAUSE -> stack.brokerHa() ? pausePair(f.hold()) : pause(stack.broker().pid(), f.hold(), "broker");
+            case BROKER_PRIMARY -> {
+                if (!stack.brokerHa()) {
+                    // ChaosOptions refuses it first; a plan built another way must not strike the single broker.
+                    throw new IllegalStateException("broker-primary needs --broker-ha: a single broker has no primary");
+                }
+                yield killPairNode(PairTarget.PRIMARY);
+            }
             case DB_KILL -> killDatabase(f.hold());
             case SIM_HANG -> simulatorRule(f, "hang");
             case SIM_LATENCY -> simulatorRule(f, "latency");
             case SIM_5XX -> simulatorRule(f, "error");
             case SIM_FATAL -> simulatorRule(f, "fatal");
-            case BROKER_PRIMARY -> throw new UnsupportedOperationException("broker-primary needs --broker-ha, not built yet");
         };
     }
 
@@ -132,6 +146,84 @@ final class FaultInjector {
         long t = System.nanoTime();
         broker.restart(); // the same instance and journal, as a service manager would
         return "pid " + pid + " killed, restarted on its journal in " + (System.nanoTime() - t) / 1_000_000 + " ms";
+    }
+
+    /**
+     * --broker-ha, broker-primary or broker-kill: waits until the pair is settled (never strikes it while it
+     * heals), kills the node with SIGKILL and leaves the restart to the pair's watch, as under ./run; the
+     * fault lasts until the pair is settled again, so the next broker fault finds it whole.
+     */
+    private String killPairNode(PairTarget target) throws InterruptedException {
+        long waited = awaitPairSettled(stack, "before the fault");
+        BrokerPair pair = stack.brokerPair();
+        BrokerNode node = target == PairTarget.PRIMARY ? pair.primary() : pair.backup();
+        int restartsBefore = pair.restarts();
+        long pid = node.pid();
+        long backupLog = stack.backupLogSize();
+        long t = System.nanoTime();
+        node.kill9();
+        StringBuilder note = new StringBuilder(node.label() + " pid " + pid + " killed");
+        if (waited > 1000) {
+            note.append(" (after waiting ").append(waited).append(" ms for the pair to settle)");
+        }
+        if (target == PairTarget.PRIMARY) {
+            long deadline = t + TAKEOVER_WAIT.toNanos();
+            while (!pair.backup().acceptsClients() && System.nanoTime() < deadline && pair.primary().pid() == pid) {
+                Thread.sleep(100);
+            }
+            note.append(pair.backup().acceptsClients() || pair.primary().pid() != pid
+                    ? "; backup serving after " + (System.nanoTime() - t) / 1_000_000 + " ms"
+                    : "; the backup did NOT serve within " + TAKEOVER_WAIT.toSeconds() + " s");
+        }
+        // The in-sync line must be newer than the kill: the old one is still the log's last for seconds.
+        awaitPairSettled(stack, "after the fault", backupLog);
+        note.append("; the pair's watch restarted ").append(pair.restarts() - restartsBefore)
+                .append(" node(s), settled again (primary serving, backup in sync) ")
+                .append((System.nanoTime() - t) / 1_000_000).append(" ms after the kill");
+        return note.toString();
+    }
+
+    /**
+     * --broker-ha, broker-pause: SIGSTOP of the active node (the primary, once settled) for the planned
+     * 2-7 s, far below the time the backup takes to give a silent primary up (docs/broker-ha.md, split
+     * brain: 91.8 s), then SIGCONT; over when the pair is settled again (a backup that took over would
+     * leave two active nodes: the wait then fails the run).
+     */
+    private String pausePair(Duration hold) throws InterruptedException {
+        long waited = awaitPairSettled(stack, "before the fault");
+        BrokerNode active = stack.brokerPair().primary();
+        String note = pause(active.pid(), hold, active.label() + " (active)");
+        awaitPairSettled(stack, "after the fault");
+        return note + (waited > 1000 ? " (after waiting " + waited + " ms for the pair to settle)" : "");
+    }
+
+    /**
+     * Until the pair is {@link PairTarget.Pair#settled}, within {@link #PAIR_WAIT}; fails at once when the
+     * watch refused to restart a node. Returns the milliseconds waited.
+     */
+    static long awaitPairSettled(ChaosStack stack, String when) throws InterruptedException {
+        return awaitPairSettled(stack, when, 0);
+    }
+
+    /** As {@link #awaitPairSettled(ChaosStack, String)}, the backup's in-sync line from {@code backupLogFrom} on. */
+    static long awaitPairSettled(ChaosStack stack, String when, long backupLogFrom) throws InterruptedException {
+        long t = System.nanoTime();
+        long deadline = t + PAIR_WAIT.toNanos();
+        while (true) {
+            BrokerPair pair = stack.brokerPair();
+            if (pair.refusal() != null) {
+                throw new IllegalStateException("the broker pair's watch gave up " + when + ": " + pair.refusal());
+            }
+            PairTarget.Pair state = stack.pairState(backupLogFrom);
+            if (state.settled()) {
+                return (System.nanoTime() - t) / 1_000_000;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the broker pair was not settled " + when + " within "
+                        + PAIR_WAIT.toSeconds() + " s: " + state.describe());
+            }
+            Thread.sleep(250);
+        }
     }
 
     private String killDatabase(Duration down) throws Exception {

@@ -8,18 +8,25 @@ import java.util.stream.Collectors;
 /**
  * The faults the runner injects, by the part of the stack they hit. Each has the name used by
  * {@code --faults} and in the report. {@link #BROKER_PRIMARY} belongs to the replicated broker
- * ({@code --broker-ha}), which is not built yet: asking for it fails instead of quietly doing something else.
+ * ({@code --broker-ha}): asking for it without one fails instead of quietly doing something else. Under
+ * {@code --broker-ha} the broker kinds strike the pair as {@link PairTarget} says.
  */
 public enum FaultKind {
     /** kill -9 of one application instance; the launcher's supervisor starts it again. */
     APP_KILL("app-kill"),
     /** SIGSTOP of one application instance for a few seconds, then SIGCONT: a long GC pause or a frozen VM. */
     APP_PAUSE("app-pause"),
-    /** kill -9 of the broker, restarted by the runner on its journal after a short outage. */
+    /**
+     * kill -9 of the broker, restarted by the runner on its journal after a short outage; under --broker-ha
+     * kill -9 of the passive backup, restarted by the pair's watch, which then resyncs from the primary.
+     */
     BROKER_KILL("broker-kill"),
-    /** SIGSTOP of the broker for a few seconds, then SIGCONT. */
+    /** SIGSTOP of the broker (under --broker-ha: the active node) for a few seconds, then SIGCONT. */
     BROKER_PAUSE("broker-pause"),
-    /** kill -9 of the primary of a replicated broker pair; needs --broker-ha. */
+    /**
+     * kill -9 of the active primary of the replicated pair; needs --broker-ha. The backup takes over, the
+     * pair's watch restarts the primary, which syncs from the backup, and the backup fails back to it.
+     */
     BROKER_PRIMARY("broker-primary"),
     /** kill -9 of PostgreSQL (postmaster and backends), restarted by the runner: crash recovery. */
     DB_KILL("db-kill"),

@@ -32,10 +32,16 @@ final class JmsSubmitter implements AutoCloseable {
     private final Set<JMSContext> open = ConcurrentHashMap.newKeySet();
     private final Set<String> badAccepted = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Bounded calls and no silent reconnection: a failure must reach this class, which decides to retry (on
+     * a fresh connection, which under --broker-ha starts again from the pair's URL list).
+     */
+    static final String URL_PARAMETERS = "callTimeout=5000&callFailoverTimeout=5000"
+            + "&reconnectAttempts=0&clientFailureCheckPeriod=2000&connectionTTL=6000";
+
+    /** @param brokerUrl the broker's or the pair's URL, with {@link #URL_PARAMETERS} */
     JmsSubmitter(String brokerUrl, String replyQueue) {
-        // Bounded calls and no silent reconnection: a failure must reach this class, which decides to retry.
-        this.factory = new ActiveMQConnectionFactory(brokerUrl + "?callTimeout=5000&callFailoverTimeout=5000"
-                + "&reconnectAttempts=0&clientFailureCheckPeriod=2000&connectionTTL=6000", USER, USER);
+        this.factory = new ActiveMQConnectionFactory(brokerUrl, USER, USER);
         this.replyQueue = replyQueue;
     }
 

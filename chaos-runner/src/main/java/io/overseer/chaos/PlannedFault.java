@@ -21,8 +21,9 @@ public record PlannedFault(int index, FaultKind kind, Duration at, Duration hold
         String what = switch (kind) {
             case APP_KILL -> "kill -9 instance " + (instance + 1);
             case APP_PAUSE -> "SIGSTOP instance " + (instance + 1) + " for " + seconds(hold);
-            case BROKER_KILL, BROKER_PRIMARY -> "kill -9 the broker, down " + seconds(hold);
-            case BROKER_PAUSE -> "SIGSTOP the broker for " + seconds(hold);
+            case BROKER_KILL -> "kill -9 the broker (--broker-ha: the backup, restarted by the pair), down " + seconds(hold);
+            case BROKER_PAUSE -> "SIGSTOP the broker (--broker-ha: the active node) for " + seconds(hold);
+            case BROKER_PRIMARY -> "kill -9 the active primary broker (the pair's watch restarts it, it fails back)";
             case DB_KILL -> "kill -9 PostgreSQL, down " + seconds(hold);
             case SIM_HANG -> "simulator hangs " + percent() + " of " + operation + " for " + seconds(hold);
             case SIM_LATENCY -> "simulator answers " + operation + " " + latencyMs + " ms late for " + seconds(hold);

@@ -37,8 +37,9 @@ final class Report {
 
     String text() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, faults %s%n",
-                options.seed(), options.orders(), options.rate(), options.instances(), options.faults()));
+        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, %s, faults %s%n",
+                options.seed(), options.orders(), options.rate(), options.instances(),
+                options.brokerHa() ? "replicated broker pair" : "one broker", options.faults()));
         out.append("submissions: ").append(submissions()).append('\n');
         out.append("faults injected by kind: ").append(faultsByKind(true))
                 .append(faultsByKind(false).isEmpty() ? "" : "; NOT injected: " + faultsByKind(false)).append('\n');
@@ -95,6 +96,7 @@ final class Report {
     String jsonLine() {
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("seed", options.seed());
+        j.put("brokerHa", options.brokerHa());
         j.put("orders", history.orders().size());
         j.put("submitted", history.submissions().size());
         j.put("faults", faults.stream().filter(InjectedFault::injected).count());

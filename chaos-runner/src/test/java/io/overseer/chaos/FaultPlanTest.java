@@ -47,11 +47,25 @@ class FaultPlanTest {
     }
 
     @Test
-    void theReplicatedBrokerIsRefusedLoudlyUntilItExists() {
+    void brokerPrimaryIsRefusedLoudlyWithoutTheReplicatedBroker() {
         ChaosOptions.UsageException e = assertThrows(ChaosOptions.UsageException.class,
                 () -> ChaosOptions.parse(new String[] {"--faults", "app-kill,broker-primary"}, Path.of(".")));
-        assertTrue(e.getMessage().contains("needs --broker-ha, not built yet"), e.getMessage());
-        assertThrows(ChaosOptions.UsageException.class, () -> ChaosOptions.parse(new String[] {"--broker-ha"}, Path.of(".")));
+        assertTrue(e.getMessage().contains("needs --broker-ha"), e.getMessage());
+        assertTrue(ChaosOptions.parse(new String[0], Path.of(".")).faults().stream().noneMatch(FaultKind::needsBrokerHa));
+    }
+
+    @Test
+    void theReplicatedBrokerAddsBrokerPrimaryToEveryKindAndToTheSchedule() {
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--broker-ha", "--short", "--seed", "5"}, Path.of("."));
+        assertTrue(o.brokerHa());
+        assertEquals(FaultKind.defaults(true), o.faults());
+        assertTrue(o.faults().contains(FaultKind.BROKER_PRIMARY));
+        List<PlannedFault> faults = FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(),
+                o.instances());
+        assertEquals(2, faults.stream().filter(f -> f.kind() == FaultKind.BROKER_PRIMARY).count());
+        assertEquals(2L * FaultKind.values().length, faults.size());
+        ChaosOptions only = ChaosOptions.parse(new String[] {"--broker-ha", "--faults", "broker-primary"}, Path.of("."));
+        assertEquals(List.of(FaultKind.BROKER_PRIMARY), only.faults());
     }
 
     @Test
