@@ -223,8 +223,9 @@ abstract class OutageScenario {
         JsonNode stats = simulator.stats();
         long nowPid = server.pid();
         int newDeadLetters = deadLetters() - deadLettersBefore;
-        String unsettled = settled == null ? "" : describeUnsettled();
-        List<String> cancelledTimers = serverLog().stream().filter(line -> line.contains("EJB5119")).toList();
+        List<String> log = serverLog();
+        String unsettled = settled == null ? "" : describeUnsettled(log);
+        List<String> cancelledTimers = log.stream().filter(line -> line.contains("EJB5119")).toList();
 
         String report = faultDescription + ": " + submissions.size() + " POSTs " + outcomes
                 + "; slowest during warm-up " + warmUpSlowestMs + " ms, answered in the " + BASELINE.toSeconds()
@@ -280,13 +281,12 @@ abstract class OutageScenario {
      * This test's orders that are not Processed (at most five): their state record, their history and the
      * server's log lines that name them, so that a failure on a CI machine can be read without the machine.
      */
-    private String describeUnsettled() {
+    private String describeUnsettled(List<String> log) {
         List<String> ids = new ArrayList<>();
         Rows.query("SELECT s.order_id FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
                 + " WHERE o.customer_id LIKE ? AND s.process_state <> 'Processed' ORDER BY s.order_id LIMIT 5",
                 customerPrefix + "%", rows -> ids.add(rows.getString(1)));
         StringBuilder out = new StringBuilder();
-        List<String> log = serverLog();
         for (String id : ids) {
             out.append(System.lineSeparator()).append("order ").append(id).append(':');
             Rows.query("SELECT process_state, locked_by, complete_by, not_before, updated_at, epoch, failure_count,"
