@@ -100,6 +100,7 @@ final class ChaosRun {
         for (AppServerNode node : stack.instances()) {
             while (!node.isAlive() || !Health.ready(node.baseUrl())) {
                 if (System.nanoTime() > deadline) {
+                    ThreadDumps.save(node, "not-ready-after-schedule");
                     throw new IllegalStateException(node.label() + " is not ready " + FaultInjector.TARGET_WAIT.toSeconds()
                             + " s after the fault schedule ended");
                 }

@@ -114,6 +114,7 @@ final class FaultInjector {
         long deadline = System.nanoTime() + TARGET_WAIT.toNanos();
         while (stack.instances().size() > 1 && upInstances() < 2) {
             if (System.nanoTime() > deadline) {
+                dumpNotReady("no-second-instance");
                 throw new IllegalStateException("a second instance was not up within " + TARGET_WAIT.toSeconds()
                         + " s; killing the last one would stop all processing");
             }
@@ -251,6 +252,12 @@ final class FaultInjector {
         return (simulator.faultsInjected() - before) + " calls affected";
     }
 
+    /** Thread dumps of the instances that run but do not answer ready: the evidence of a stall. */
+    private void dumpNotReady(String why) {
+        stack.instances().stream().filter(n -> n.isAlive() && !Health.ready(n.baseUrl()))
+                .forEach(n -> ThreadDumps.save(n, why));
+    }
+
     private long upInstances() {
         return stack.instances().stream().filter(n -> n.isAlive() && Health.ready(n.baseUrl())).count();
     }
@@ -275,6 +282,7 @@ final class FaultInjector {
                 }
             }
             if (System.nanoTime() > deadline) {
+                dumpNotReady("no-instance-up");
                 throw new IllegalStateException("no instance was up within " + TARGET_WAIT.toSeconds() + " s");
             }
             Thread.sleep(500);

@@ -6,7 +6,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** An instance's readiness as a load balancer sees it: GET /health/ready answers 200. */
+/**
+ * An instance's readiness as a load balancer sees it: GET /health/ready answers 200 within 10 s (a common
+ * load-balancer probe timeout). 5 s was stricter than two loaded cores: a smoke run skipped an app-kill
+ * because the probe timed out while a slower client got 200 from both instances.
+ */
 final class Health {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -17,7 +21,7 @@ final class Health {
     static boolean ready(String baseUrl) {
         try {
             HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
-                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding());
             return r.statusCode() == 200;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
