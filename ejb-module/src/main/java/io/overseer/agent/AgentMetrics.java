@@ -3,13 +3,17 @@ package io.overseer.agent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
+import java.util.Locale;
 
 /**
- * The agent's MicroProfile Metrics (application scope, served at /metrics), all tagged with the
+ * The agent's metrics (Micrometer, served at /api/metrics by {@link io.overseer.platform.ApplicationMetrics}
+ * as {@code overseer_agent_calls_total} and so on), all tagged with the
  * operation: {@value #CALLS} (calls made to the remote service), {@value #RETRIES} (retries inside an
  * attempt), {@value #FAILURES} tagged {@code kind} (see {@link FailureKind}) and {@value #LATENCY} (a
  * timer over calls made). Calls refused by an open circuit count as failures of kind circuit-open, not
@@ -48,37 +52,39 @@ public class AgentMetrics {
     }
 
     @Inject
-    MetricRegistry registry;
+    MeterRegistry registry;
 
     public void called(String operation, Duration latency) {
-        registry.counter(CALLS, operation(operation)).inc();
-        registry.timer(LATENCY, operation(operation)).update(latency);
+        Counter.builder(CALLS).tags(operation(operation)).register(registry).increment();
+        Timer.builder(LATENCY).tags(operation(operation)).register(registry).record(latency);
     }
 
     public void retried(String operation) {
-        registry.counter(RETRIES, operation(operation)).inc();
+        Counter.builder(RETRIES).tags(operation(operation)).register(registry).increment();
     }
 
     public void failed(String operation, FailureKind kind) {
-        registry.counter(FAILURES, operation(operation), new Tag("kind", kind.tag())).inc();
+        Counter.builder(FAILURES).tags(operation(operation).and("kind", kind.tag())).register(registry).increment();
     }
 
     /** Publishes the state of a service's circuit breaker. */
     public void watch(String service, CircuitBreaker breaker) {
-        Tag serviceTag = new Tag("service", service);
         for (CircuitBreaker.State state : CircuitBreaker.State.values()) {
-            registry.gauge(CIRCUIT_STATE, () -> breaker.getState() == state ? 1 : 0, serviceTag,
-                    new Tag("state", state.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')));
+            // A strong reference: by default a gauge holds its object weakly and would read NaN once the
+            // breaker is only referenced from here.
+            Gauge.builder(CIRCUIT_STATE, breaker, b -> b.getState() == state ? 1 : 0)
+                    .tags("service", service, "state", state.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .strongReference(true).register(registry);
         }
-        Counter opened = registry.counter(CIRCUIT_OPENED, serviceTag);
+        Counter opened = Counter.builder(CIRCUIT_OPENED).tag("service", service).register(registry);
         breaker.getEventPublisher().onStateTransition(event -> {
             if (event.getStateTransition().getToState() == CircuitBreaker.State.OPEN) {
-                opened.inc();
+                opened.increment();
             }
         });
     }
 
-    private static Tag operation(String operation) {
-        return new Tag("operation", operation);
+    private static Tags operation(String operation) {
+        return Tags.of("operation", operation);
     }
 }

@@ -193,6 +193,22 @@ class ReadingIT extends DeployedWarIT {
     }
 
     @Test
+    void metricsAreForViewersAndOperatorsInPrometheusText() {
+        URI metrics = api.base().resolve("/api/metrics");
+        assertProblem(Http.get(metrics), 401);
+        assertProblem(Http.get(metrics, TestStack.credentials(TestStack.SUBMITTER)), 403);
+        api.submit("c-metrics"); // at least one agent call has been made, or is about to be
+
+        for (var reader : List.of(TestStack.VIEWER, TestStack.OPERATOR)) {
+            Http.Reply reply = Http.get(metrics, TestStack.credentials(reader));
+            assertEquals(200, reply.status(), reply.body());
+            assertTrue(String.valueOf(reply.contentType()).startsWith("text/plain"), reply.contentType());
+            assertTrue(reply.body().contains("# TYPE jvm_memory_used_bytes gauge"), reply.body());
+            assertTrue(reply.body().contains("overseer_agent_circuit_state{"), reply.body());
+        }
+    }
+
+    @Test
     void theOpenApiDocumentIsServedWithoutCredentials() {
         Http.Reply document = Http.send(HttpRequest.newBuilder(api.base().resolve("/openapi"))
                 .header("Accept", "application/json").GET());

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** One scrape of GET /metrics (Prometheus text format), with lookups by name and labels. */
+/** One scrape of GET /api/metrics (Prometheus text format, as a viewer), with lookups by name and labels. */
 public final class Metrics {
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)\\})?\\s+(\\S+)(\\s+\\S+)?$");
@@ -38,7 +38,7 @@ public final class Metrics {
                 }
             }
             if (!seen.add(m.group(1) + labels)) {
-                continue; // Payara 6 prints the base scope twice: count each series once
+                continue; // a series printed twice (Payara 6's own /metrics did): count it once
             }
             try {
                 samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(4))));
@@ -48,9 +48,9 @@ public final class Metrics {
         }
     }
 
-    /** Scrapes /metrics at the server root of the given application URL. */
+    /** Scrapes the application's metrics at /api/metrics of the given application URL, as the viewer. */
     public static Metrics scrape(URI appBase) {
-        Http.Reply reply = Http.get(appBase.resolve("/metrics"));
+        Http.Reply reply = Http.get(appBase.resolve("/api/metrics"), TestStack.credentials(TestStack.VIEWER));
         assertEquals(200, reply.status(), reply.body());
         return new Metrics(reply.body());
     }
