@@ -47,9 +47,10 @@ final class ChaosRun {
         SimulatorClient simulator = new SimulatorClient(stack.simulatorUrl());
         FaultInjector injector = new FaultInjector(stack, simulator);
         try (BrokerReader broker = new BrokerReader(stack.brokerUrl(BrokerReader.URL_PARAMETERS), runId);
-             JmsSubmitter jms = new JmsSubmitter(stack.brokerUrl(JmsSubmitter.URL_PARAMETERS), replyQueue)) {
+             JmsSubmitter jms = new JmsSubmitter(stack.brokerUrl(JmsSubmitter.URL_PARAMETERS), replyQueue);
+             Balancer balancer = new Balancer(stack.baseUrls())) {
             broker.subscribeToAlerts();
-            Workload workload = new Workload(new RestSubmitter(stack.baseUrls()), jms);
+            Workload workload = new Workload(new RestSubmitter(balancer), jms);
             long t0 = System.nanoTime();
             PlanClock clock = new PlanClock(t0, plan);
             AtomicReference<Throwable> faultFailure = new AtomicReference<>();

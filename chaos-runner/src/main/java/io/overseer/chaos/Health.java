@@ -19,9 +19,13 @@ final class Health {
     }
 
     static boolean ready(String baseUrl) {
+        return ready(baseUrl, Duration.ofSeconds(10));
+    }
+
+    static boolean ready(String baseUrl, Duration timeout) {
         try {
             HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                    .timeout(timeout).GET().build(), HttpResponse.BodyHandlers.discarding());
             return r.statusCode() == 200;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -15,9 +15,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * POST /api/orders as a careful client behind a load balancer would: the Idempotency-Key on every try,
- * the next instance after a refused connection, a timeout, a 5xx, 408 or 429, until a deadline; then, if
- * planned, the same request once more on purpose. Every answer that names an order is recorded.
+ * POST /api/orders as a careful client behind a health-checking load balancer ({@link Balancer}) would: the
+ * Idempotency-Key on every try, the next instance in rotation after a refused connection, a timeout, a 5xx,
+ * 408 or 429, until a deadline; then, if planned, the same request once more on purpose. Every answer that
+ * names an order is recorded.
  */
 final class RestSubmitter {
 
@@ -27,12 +28,12 @@ final class RestSubmitter {
     private static final String AUTHORIZATION = "Basic "
             + Base64.getEncoder().encodeToString("demo:demo".getBytes(StandardCharsets.UTF_8));
 
-    private final List<String> baseUrls;
+    private final Balancer balancer;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(3)).build();
 
-    RestSubmitter(List<String> baseUrls) {
-        this.baseUrls = List.copyOf(baseUrls);
+    RestSubmitter(Balancer balancer) {
+        this.balancer = balancer;
     }
 
     Submission submit(PlannedOrder order) throws InterruptedException {
@@ -60,7 +61,7 @@ final class RestSubmitter {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         String lastError = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
-            String base = baseUrls.get((firstInstance + attempt) % baseUrls.size());
+            String base = balancer.pick(firstInstance, attempt);
             long pause = Math.min(2000, 200L << Math.min(attempt, 4));
             try {
                 HttpResponse<String> r = http.send(request(base, order), HttpResponse.BodyHandlers.ofString());
