@@ -48,8 +48,11 @@ public class ApplicationMetrics {
         registry.close();
     }
 
+    /**
+     * Dependent, not application-scoped: a MeterRegistry has final methods, so CDI cannot proxy it
+     * (WELD-001410); every injection gets this bean's one registry anyway.
+     */
     @Produces
-    @ApplicationScoped
     MeterRegistry registry() {
         return registry;
     }

@@ -194,7 +194,7 @@ class ReadingIT extends DeployedWarIT {
 
     @Test
     void metricsAreForViewersAndOperatorsInPrometheusText() {
-        URI metrics = api.base().resolve("/api/metrics");
+        URI metrics = api.base().resolve("api/metrics");
         assertProblem(Http.get(metrics), 401);
         assertProblem(Http.get(metrics, TestStack.credentials(TestStack.SUBMITTER)), 403);
         api.submit("c-metrics"); // at least one agent call has been made, or is about to be

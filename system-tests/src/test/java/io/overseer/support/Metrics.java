@@ -50,7 +50,7 @@ public final class Metrics {
 
     /** Scrapes the application's metrics at /api/metrics of the given application URL, as the viewer. */
     public static Metrics scrape(URI appBase) {
-        Http.Reply reply = Http.get(appBase.resolve("/api/metrics"), TestStack.credentials(TestStack.VIEWER));
+        Http.Reply reply = Http.get(appBase.resolve("api/metrics"), TestStack.credentials(TestStack.VIEWER));
         assertEquals(200, reply.status(), reply.body());
         return new Metrics(reply.body());
     }
