@@ -1,6 +1,7 @@
 package io.overseer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,8 @@ import io.overseer.support.OrdersApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
 import jakarta.jms.TextMessage;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -29,6 +32,51 @@ class SubmissionIT extends DeployedWarIT {
         assertEquals(orderId, order.get("orderId").asText());
         assertTrue(order.has("processState") && order.has("failureCount") && order.has("lockedBy")
                 && order.has("completeBy") && order.has("steps"), order.toString());
+    }
+
+    /**
+     * The Host header is the client's to choose: a Location or a next link built from it would send whoever
+     * follows it (or a shared cache's next reader) to that host. Links are path-absolute instead. A raw
+     * socket, because Java's HTTP client does not let a caller set Host.
+     */
+    @Test
+    void linksDoNotReflectTheHostHeader() throws Exception {
+        String body = OrdersApi.order("c-host", "A-1", 1);
+        String credentials = TestStack.credentials(TestStack.CLIENT).header();
+        String post = raw("POST " + root.getRawPath() + "api/orders HTTP/1.1\r\nHost: evil.example\r\n"
+                + "Authorization: " + credentials + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n" + body);
+        assertTrue(post.startsWith("HTTP/1.1 202"), post);
+        String location = headerOf(post, "Location");
+        assertTrue(location.startsWith(root.getRawPath() + "api/orders/"), post);
+        assertFalse(post.contains("evil.example"), post);
+
+        String list = raw("GET " + root.getRawPath() + "api/orders?limit=1 HTTP/1.1\r\nHost: evil.example\r\n"
+                + "Authorization: " + credentials + "\r\nConnection: close\r\n\r\n");
+        assertTrue(list.startsWith("HTTP/1.1 200"), list);
+        assertTrue(headerOf(list, "Link").startsWith("<" + root.getRawPath() + "api/orders?"), list);
+        assertFalse(list.contains("evil.example"), list);
+    }
+
+    private String raw(String request) throws Exception {
+        try (Socket socket = new Socket(root.getHost(), root.getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String headerOf(String response, String name) {
+        for (String line : response.split("\r\n")) {
+            if (line.isEmpty()) {
+                break;
+            }
+            if (line.regionMatches(true, 0, name + ":", 0, name.length() + 1)) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        throw new AssertionError("no " + name + " header in:\n" + response);
     }
 
     @Test

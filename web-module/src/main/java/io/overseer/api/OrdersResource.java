@@ -28,6 +28,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.util.List;
@@ -87,7 +88,7 @@ public class OrdersResource {
                 : SubmissionKey.of("http:" + security.getUserPrincipal().getName(), idempotencyKey, order);
         Submitted submitted = submission.submit(order, key);
         return Response.accepted(Accepted.pending(submitted.orderId()))
-                .location(uriInfo.getBaseUriBuilder().path("orders").path(submitted.orderId()).build())
+                .header(HttpHeaders.LOCATION, ApiLinks.order(uriInfo, submitted.orderId()))
                 .header(REPLAYED, submitted.replayed() ? "true" : null)
                 .build();
     }
@@ -115,9 +116,7 @@ public class OrdersResource {
     }
 
     private static URI nextPage(UriInfo uriInfo, ListQuery query, OrderSummary last) {
-        var uri = uriInfo.getRequestUriBuilder().replaceQueryParam("limit", query.limit())
-                .replaceQueryParam("after", new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
-        return uri.build();
+        return ApiLinks.nextPage(uriInfo, query.limit(), new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
     }
 
     @GET

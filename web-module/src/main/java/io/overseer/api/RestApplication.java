@@ -2,6 +2,7 @@ package io.overseer.api;
 
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
@@ -47,4 +48,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 @SecurityScheme(securitySchemeName = "basic", type = SecuritySchemeType.HTTP, scheme = "basic",
         description = "HTTP Basic against the server's realm; roles submitter, viewer, operator")
 public class RestApplication extends Application {
+
+    /**
+     * Links are path-absolute ({@link ApiLinks}); Jersey (Payara) would turn a relative Location into an
+     * absolute one built from the Host header. The key is Jersey's; other JAX-RS runtimes ignore it.
+     */
+    @Override
+    public Map<String, Object> getProperties() {
+        return Map.of("jersey.config.server.headers.location.relative.resolution.disabled", true);
+    }
 }

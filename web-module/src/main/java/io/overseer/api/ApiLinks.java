@@ -1,0 +1,33 @@
+package io.overseer.api;
+
+import jakarta.ws.rs.core.UriBuilder;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+
+/**
+ * Links the API hands out (an order's {@code Location}, the listing's {@code next}), as path-absolute
+ * references: {@code /api/orders/…}, with the context root the request came through. Never built from the
+ * request's {@code Host} header, which the client chooses: an absolute link would reflect whatever host a
+ * caller (or a cache poisoner in front of a shared cache) sent. A client resolves them against the URL it
+ * called (RFC 9110 allows a relative Location).
+ */
+final class ApiLinks {
+
+    private ApiLinks() {
+    }
+
+    static String order(UriInfo uriInfo, String orderId) {
+        return UriBuilder.fromPath(apiPath(uriInfo)).path("orders").path(orderId).build().toString();
+    }
+
+    static URI nextPage(UriInfo uriInfo, int limit, String after) {
+        return UriBuilder.fromPath(uriInfo.getRequestUri().getRawPath())
+                .replaceQuery(uriInfo.getRequestUri().getRawQuery())
+                .replaceQueryParam("limit", limit).replaceQueryParam("after", after).build();
+    }
+
+    /** The application's base path, e.g. {@code /api/}: from the request line, not from the Host header. */
+    private static String apiPath(UriInfo uriInfo) {
+        return uriInfo.getBaseUri().getRawPath();
+    }
+}
