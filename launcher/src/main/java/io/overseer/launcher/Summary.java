@@ -41,7 +41,7 @@ final class Summary {
         if (stack.broker() != null) {
             sb.append("  Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
         }
-        sb.append(instances.size() == 1 ? "  Payara Micro is restarted automatically if it dies.\n"
+        sb.append(instances.size() == 1 ? "  " + stack.appServer().label() + " is restarted automatically if it dies.\n"
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
           .append(stack.brokerPair() == null ? ""
                   : "  A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).\n")
