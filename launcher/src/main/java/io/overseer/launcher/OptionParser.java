@@ -402,6 +402,10 @@ final class OptionParser {
           .append("Options (each also read from the environment variable shown; a flag wins):\n");
         for (Opt o : Opt.values()) {
             String left = "  " + o.flag + (o.metavar == null ? "" : " " + o.metavar);
+            if (left.length() > 34) { // a long list of choices: the help on a line of its own
+                sb.append(left).append('\n');
+                left = "";
+            }
             sb.append(String.format("%-34s %s%n", left, o.help))
               .append(String.format("%-34s   env %s%s%n", "", o.env,
                       o.defaultValue == null ? "" : ", default " + o.defaultValue));

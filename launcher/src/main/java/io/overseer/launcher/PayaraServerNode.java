@@ -48,7 +48,7 @@ public final class PayaraServerNode extends AppServerNode {
     }
 
     /** Every port the domain may open, by what create-domain calls it: all offsets from {@link #portBase}. */
-    static Map<String, Integer> domainPorts(int httpPort) {
+    public static Map<String, Integer> domainPorts(int httpPort) {
         int base = portBase(httpPort);
         Map<String, Integer> ports = new LinkedHashMap<>();
         ports.put("HTTP", httpPort);
