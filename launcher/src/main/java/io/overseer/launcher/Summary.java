@@ -21,6 +21,10 @@ final class Summary {
                           + (stack.brokerPair() == null ? "one broker" : "a replicated broker pair") + "\n")
           .append(line).append('\n');
         appendServers(sb, instances, host);
+        if (o.runtime() == AppRuntime.PAYARA_SERVER) {
+            int admin = PayaraServerNode.domainPorts(o.httpPort()).get("admin");
+            sb.append(row("Payara admin", "asadmin --port " + admin + "   (no password, so 127.0.0.1 only)"));
+        }
         if (stack.brokerPair() != null) {
             appendPair(sb, stack.brokerPair());
         } else if (stack.broker() != null) {
