@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The application server with the Overseer application, whichever {@link AppRuntime} runs it: what the
  * Stack, the {@link Supervisor}, the summary, the chaos runner, the benchmarks and the system tests use.
- * A runtime's node says only how to launch its server ({@link #launch}); start() then waits until the
+ * A runtime's node says how to launch its server ({@link #launch}) and, if it must, how to configure the
+ * running server ({@link #configure}); start() then waits until the
  * application's own readiness checks answer UP, the same for every runtime, and the one process it
  * launched is what stop(), kill9() and pid() act on, so that process must be the server's JVM itself.
  */
@@ -68,6 +69,7 @@ public abstract class AppServerNode implements Node {
     public void start() throws IOException {
         long t0 = System.nanoTime();
         ManagedProcess p = launchOnce();
+        configure(p);
         String readyUrl = baseUrl() + "/health/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
         // ready means the application's own checks are in the answer, and UP (docs/health.md).
@@ -89,6 +91,13 @@ public abstract class AppServerNode implements Node {
      * The process returned must be the server JVM itself: kill9() and pid() act on it.
      */
     protected abstract ManagedProcess launch(AppServerConfig config, List<RealmUser> users) throws IOException;
+
+    /**
+     * After launch, before the readiness wait, outside the lock: a runtime that configures and deploys
+     * through its running server's admin interface does it here. Nothing by default.
+     */
+    protected void configure(ManagedProcess process) throws IOException {
+    }
 
     /** SIGTERM (the server undeploys and closes pools), up to 30 s, then SIGKILL. */
     @Override

@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server JVM is the launcher's child, with no asadmin in between: its command line comes from
  * {@code start-domain --dry-run}, so stop(), kill9() and pid() act on the server itself, and the
- * supervisor sees it die. Server-config's files run as Payara Server's boot command files:
- * http-closed.asadmin before boot (the HTTP port never opens early, docs/health.md); post-boot.asadmin,
- * the realm users, the EAR's deployment and then http-open.asadmin after boot, one after the other.
+ * supervisor sees it die. Server-config's http-closed.asadmin runs as the pre-boot command file (the HTTP
+ * port never opens early, docs/health.md). Once the admin port answers, one {@code asadmin multimode}
+ * runs post-boot.asadmin, the realm users, the EAR's deployment and http-open.asadmin, in that order. Not
+ * as a post-boot command file: run by the boot thread, the adapter's deployment deadlocked in Payara's
+ * configuration (JMSConfigListener waiting for a lock the boot thread held; seen at every try).
  *
  * <p>Ports: the domain's port base is the HTTP port - 80, so HTTP is the launcher's port and the admin
  * listener (no password: loopback only) is HTTP - 32 (see {@link #domainPorts}). Every listener is bound
@@ -35,6 +37,9 @@ public final class PayaraServerNode extends AppServerNode {
     private static final String MAIN_CLASS = "com.sun.enterprise.glassfish.bootstrap.ASMain";
     private static final String LISTENERS = "set configs.config.server-config.network-config.network-listeners.network-listener.";
     private static final String IIOP = "set configs.config.server-config.iiop-service.iiop-listener.";
+
+    /** Made by {@link #domainTemplate} and checked there: a template from an older launcher is made again. */
+    private static final String TEMPLATE_VERSION = "2";
 
     private List<String> dryRun; // the server's command line as start-domain prints it; the same every start
 
@@ -77,8 +82,8 @@ public final class PayaraServerNode extends AppServerNode {
         deleteTree(domains);
         copyTree(template.resolve(DOMAIN), domains.resolve(DOMAIN));
         Path preBoot = writePreBoot(config);
-        Path postBoot = writePostBoot(config, users);
-        List<String> cmd = command(config, dryRun(domains, preBoot, postBoot));
+        writePostBoot(config, users);
+        List<String> cmd = command(config, dryRun(domains, preBoot));
         // As for Payara Micro: two malloc arenas keep the resident size near what the JVM accounts for.
         return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
     }
@@ -92,7 +97,8 @@ public final class PayaraServerNode extends AppServerNode {
         Path dir = workDir.resolve("domain-template");
         Path marker = dir.resolve("port-base");
         String base = Integer.toString(portBase(httpPort));
-        if (Files.exists(marker) && Files.readString(marker).trim().equals(base)) {
+        String stamp = base + " v" + TEMPLATE_VERSION;
+        if (Files.exists(marker) && Files.readString(marker).trim().equals(stamp)) {
             return dir;
         }
         deleteTree(dir);
@@ -100,8 +106,36 @@ public final class PayaraServerNode extends AppServerNode {
         LOG.info("{}: creating the template domain (port base {}), once", label(), base);
         asadmin("create-domain", "--nopassword=true", "--portbase", base, "--domaindir", dir.toString(), DOMAIN);
         Files.copy(layout.postgresqlJar(), dir.resolve(DOMAIN).resolve("lib/postgresql.jar"));
-        Files.writeString(marker, base);
+        dataGridOnLoopback(dir.resolve(DOMAIN).resolve("config/domain.xml"));
+        Files.writeString(marker, stamp);
         return dir;
+    }
+
+    /** Resources, users, the EAR and the open listener, through the admin port once it answers. */
+    @Override
+    protected void configure(ManagedProcess process) throws IOException {
+        int admin = domainPorts(config().httpPort()).get("admin");
+        long t0 = System.nanoTime();
+        Wait.until(label() + " admin port", READY_TIMEOUT, () -> Wait.portOpen("127.0.0.1", admin), process::isAlive,
+                () -> process.tail(60));
+        asadmin("--port", Integer.toString(admin), "multimode", "--file", workDir.resolve("post-boot.asadmin").toString());
+        LOG.info("{}: configured and deployed in {} ms after its admin port opened", label(),
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * The DAS's data grid (Hazelcast, on the port base + 49) listens on every interface by default, and its
+     * asadmin command is refused before boot ("Command lookup failed"): the template's domain.xml gets the
+     * addresses instead, the JVM -Dhazelcast.socket.bind.any=false (see {@link #command}).
+     */
+    private static void dataGridOnLoopback(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml);
+        String element = "<hazelcast-runtime-configuration ";
+        if (!xml.contains(element)) {
+            throw new IllegalStateException("no " + element.trim() + " in " + domainXml);
+        }
+        Files.writeString(domainXml, xml.replace(element,
+                element + "das-bind-address=\"127.0.0.1\" interface=\"127.0.0.1\" "));
     }
 
     /**
@@ -122,7 +156,8 @@ public final class PayaraServerNode extends AppServerNode {
                 + IIOP + "SSL.address=127.0.0.1" + nl
                 + IIOP + "SSL_MUTUALAUTH.address=127.0.0.1" + nl
                 + "set configs.config.server-config.admin-service.jmx-connector.system.address=127.0.0.1" + nl
-                + "set-hazelcast-configuration --interfaces=127.0.0.1" + nl
+                + "# Payara's own OpenMQ broker (port base + 76, every interface) is not ours: Artemis is" + nl
+                + "set configs.config.server-config.jms-service.type=DISABLED" + nl
                 + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + nl;
         Path out = workDir.resolve("pre-boot.asadmin");
@@ -130,7 +165,7 @@ public final class PayaraServerNode extends AppServerNode {
         return out;
     }
 
-    /** After boot, in order: resources, realm users, the EAR, and the listener opened once it is deployed. */
+    /** For the running server, in order: resources, realm users, the EAR, and the listener opened once it is deployed. */
     Path writePostBoot(AppServerConfig config, List<RealmUser> users) throws IOException {
         String nl = System.lineSeparator();
         String text = Templates.substitute(Files.readString(layout.postBootTemplate()),
@@ -152,10 +187,10 @@ public final class PayaraServerNode extends AppServerNode {
     }
 
     /** start-domain's command line, asked for once; package-private for tests. */
-    private synchronized List<String> dryRun(Path domains, Path preBoot, Path postBoot) throws IOException {
+    private synchronized List<String> dryRun(Path domains, Path preBoot) throws IOException {
         if (dryRun == null) {
             String out = asadmin("start-domain", "--dry-run", "--domaindir", domains.toString(),
-                    "--prebootcommandfile", preBoot.toString(), "--postbootcommandfile", postBoot.toString(), DOMAIN);
+                    "--prebootcommandfile", preBoot.toString(), DOMAIN);
             dryRun = parseDryRun(out);
         }
         return dryRun;
@@ -198,6 +233,8 @@ public final class PayaraServerNode extends AppServerNode {
             }
         }
         jvm.add("-Xmx" + c.maxHeap());
+        jvm.add("-Dhazelcast.socket.bind.any=false"); // with the template's interface: the data grid on loopback
+        jvm.add("-Dh2.bindAddress=127.0.0.1"); // the EJB timer database's H2 (AUTO_SERVER) opens a TCP port
         if (c.remoteServiceUrl() != null) {
             jvm.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
         }
@@ -220,7 +257,7 @@ public final class PayaraServerNode extends AppServerNode {
         String out = new String(p.getInputStream().readAllBytes());
         try {
             if (p.waitFor() != 0) {
-                throw new IllegalStateException(label() + ": asadmin " + args[0] + " failed (exit " + p.exitValue()
+                throw new IllegalStateException(label() + ": asadmin " + String.join(" ", args) + " failed (exit " + p.exitValue()
                         + "):\n" + out);
             }
         } catch (InterruptedException e) {

@@ -50,7 +50,8 @@ class PayaraServerNodeTest {
         assertEquals(1, cmd.stream().filter(a -> a.startsWith("-Xmx")).count(), cmd.toString());
         int main = cmd.indexOf("com.sun.enterprise.glassfish.bootstrap.ASMain");
         assertTrue(cmd.subList(0, main).containsAll(List.of("-Xmx512m",
-                "-Doverseer.remote-service.url=http://127.0.0.1:8090", "-Doverseer.x=y")), cmd.toString());
+                "-Doverseer.remote-service.url=http://127.0.0.1:8090", "-Doverseer.x=y", "-Dhazelcast.socket.bind.any=false")),
+                cmd.toString());
         assertEquals("true", cmd.get(cmd.indexOf("-verbose") + 1));
         assertEquals("false", cmd.get(cmd.indexOf("-watchdog") + 1));
         assertFalse(cmd.stream().anyMatch(a -> a.startsWith("Command")));
@@ -69,8 +70,7 @@ class PayaraServerNodeTest {
         for (String line : List.of(listeners + "http-listener-1.address=127.0.0.1", listeners + "http-listener-1.port=18080",
                 listeners + "http-listener-2.enabled=false", listeners + "admin-listener.address=127.0.0.1",
                 "set configs.config.server-config.iiop-service.iiop-listener.orb-listener-1.address=127.0.0.1",
-                "set configs.config.server-config.admin-service.jmx-connector.system.address=127.0.0.1",
-                "set-hazelcast-configuration --interfaces=127.0.0.1")) {
+                "set configs.config.server-config.admin-service.jmx-connector.system.address=127.0.0.1")) {
             assertTrue(preBoot.contains(line + System.lineSeparator()), line + " in\n" + preBoot);
         }
     }
