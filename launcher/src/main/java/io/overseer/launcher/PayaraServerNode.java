@@ -39,7 +39,7 @@ public final class PayaraServerNode extends AppServerNode {
     private static final String IIOP = "set configs.config.server-config.iiop-service.iiop-listener.";
 
     /** Made by {@link #domainTemplate} and checked there: a template from an older launcher is made again. */
-    private static final String TEMPLATE_VERSION = "2";
+    private static final String TEMPLATE_VERSION = "3";
 
     private List<String> dryRun; // the server's command line as start-domain prints it; the same every start
 
@@ -107,6 +107,7 @@ public final class PayaraServerNode extends AppServerNode {
         asadmin("create-domain", "--nopassword=true", "--portbase", base, "--domaindir", dir.toString(), DOMAIN);
         Files.copy(layout.postgresqlJar(), dir.resolve(DOMAIN).resolve("lib/postgresql.jar"));
         dataGridOnLoopback(dir.resolve(DOMAIN).resolve("config/domain.xml"));
+        noOpenMq(dir.resolve(DOMAIN).resolve("config/domain.xml"));
         Files.writeString(marker, stamp);
         return dir;
     }
@@ -139,6 +140,22 @@ public final class PayaraServerNode extends AppServerNode {
     }
 
     /**
+     * Payara's own OpenMQ broker is not ours (Artemis is), yet transaction recovery starts it after boot, on
+     * the port base + 76 and three random ports, every interface. server-config has no jms-service element
+     * until something creates it (so a pre-boot "set" finds nothing): the template gets one, disabled.
+     */
+    private static void noOpenMq(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml);
+        String config = "<config name=\"server-config\">";
+        if (!xml.contains(config) || xml.substring(xml.indexOf(config), xml.indexOf("</config>")).contains("<jms-service")) {
+            throw new IllegalStateException("unexpected server-config (or a jms-service already) in " + domainXml);
+        }
+        Files.writeString(domainXml, xml.replace(config, config + System.lineSeparator()
+                + "            <jms-service type=\"DISABLED\" default-jms-host=\"default_JMS_host\"><jms-host"
+                + " name=\"default_JMS_host\" host=\"127.0.0.1\" lazy-init=\"true\"/></jms-service>"));
+    }
+
+    /**
      * Before boot: server-config's http-closed file, then every listener onto loopback and the transaction
      * log out of the (throw-away) domain, so a restarted server recovers what a kill -9 left in doubt.
      */
@@ -156,8 +173,7 @@ public final class PayaraServerNode extends AppServerNode {
                 + IIOP + "SSL.address=127.0.0.1" + nl
                 + IIOP + "SSL_MUTUALAUTH.address=127.0.0.1" + nl
                 + "set configs.config.server-config.admin-service.jmx-connector.system.address=127.0.0.1" + nl
-                + "# Payara's own OpenMQ broker (port base + 76, every interface) is not ours: Artemis is" + nl
-                + "set configs.config.server-config.jms-service.type=DISABLED" + nl
+
                 + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + nl;
         Path out = workDir.resolve("pre-boot.asadmin");
