@@ -12,8 +12,9 @@ import java.util.Map;
 public record LauncherOptions(
         Path dataDir,
         Path stackDir,          // null: next to the launcher jar
+        AppRuntime runtime,     // the application server: Payara Micro (the WAR) unless --runtime says otherwise
         int httpPort,           // the first instance's; instance K listens on httpPort + K - 1
-        int instances,          // application instances (Payara Micro), 1..AppInstance.MAX
+        int instances,          // application instances, 1..AppInstance.MAX (Payara Micro only: 1 otherwise)
         String bindAddress,     // null: all interfaces (Payara Micro's default)
         int simulatorPort,
         int brokerPort,

@@ -14,9 +14,12 @@ final class OptionParser {
     enum Opt {
         DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
         STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
-        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT", "Payara Micro HTTP port (of the first instance)"),
+        RUNTIME("--runtime", "OVERSEER_RUNTIME", AppRuntime.PAYARA_MICRO.id(), AppRuntime.ids(),
+                "application server: the WAR on Payara Micro, or the EAR on Payara Server (WildFly: not yet)"),
+        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT",
+                "application HTTP port (of the first instance; payara-server: admin port is this - 32)"),
         INSTANCES("--instances", "OVERSEER_INSTANCES", "1", "N",
-                "application instances (1-" + AppInstance.MAX + "), HTTP ports from --http-port up"),
+                "application instances (1-" + AppInstance.MAX + "), HTTP ports from --http-port up (payara-micro only)"),
         BIND_ADDRESS("--bind-address", "OVERSEER_BIND_ADDRESS", "127.0.0.1", "IPV4",
                 "where the instances listen, HTTP and data grid (default: loopback only; another address"
                         + " also needs --expose-demo-user)"),
@@ -142,21 +145,80 @@ final class OptionParser {
                     + " --broker-host; to use your own broker cluster see docs/broker-ha.md");
         }
         String stack = value(v, Opt.STACK_DIR);
+        AppRuntime runtime = runtime(v);
         int instances = instances(v);
+        if (instances > 1 && runtime != AppRuntime.PAYARA_MICRO) {
+            // Each domain would need a port block of its own and its own admin port: not built (README).
+            throw new UsageException(Opt.INSTANCES.flag + " " + instances + " needs --runtime payara-micro; "
+                    + runtime.id() + " runs one instance");
+        }
         String bindAddress = bindAddress(v);
         requireDeliberateExposure(bindAddress, v.get(Opt.EXPOSE_DEMO_USER));
         if (brokerHa) {
             checkBackupPorts(v);
         }
         checkHttpPorts(v, instances, brokerHost == null, dbUrl == null, brokerHa);
+        if (runtime == AppRuntime.PAYARA_SERVER) {
+            checkDomainPorts(v, brokerHost == null, dbUrl == null, brokerHa);
+        }
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
-                port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
+                runtime, port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa,
                 appProps, help);
+    }
+
+    /**
+     * The runtime --runtime names. One with no node yet (wildfly) is refused here, before anything starts,
+     * as a usage error (exit code 2): see {@link AppRuntime} for where its node plugs in.
+     */
+    private static AppRuntime runtime(Map<Opt, String> v) {
+        String s = value(v, Opt.RUNTIME);
+        AppRuntime runtime = AppRuntime.byId(s);
+        if (runtime == null) {
+            throw new UsageException(Opt.RUNTIME.flag + " (" + Opt.RUNTIME.env + ") is one of " + AppRuntime.ids()
+                    + ", got: " + s);
+        }
+        if (!runtime.implemented()) {
+            throw new UsageException(Opt.RUNTIME.flag + " " + runtime.id() + " is not implemented yet (issue 11):"
+                    + " use payara-micro or payara-server");
+        }
+        return runtime;
+    }
+
+    /**
+     * Payara Server's domain takes ports around the HTTP port (base = HTTP - 80, see PayaraServerNode):
+     * they must exist and be none of the stack's other ports.
+     */
+    private static void checkDomainPorts(Map<Opt, String> v, boolean localBroker, boolean embeddedDb, boolean brokerHa) {
+        int http = port(v, Opt.HTTP_PORT);
+        int base = PayaraServerNode.portBase(http);
+        if (base < 1024 || base + 100 > 65535) {
+            throw new UsageException("--runtime payara-server places its domain's ports from --http-port - 80 to"
+                    + " --http-port + 6: choose an --http-port from 1104 to 65435, got " + http);
+        }
+        Map<String, Integer> others = new LinkedHashMap<>();
+        others.put(Opt.SIMULATOR_PORT.flag, port(v, Opt.SIMULATOR_PORT));
+        if (localBroker) {
+            others.put(Opt.BROKER_PORT.flag, port(v, Opt.BROKER_PORT));
+            others.put(Opt.CONSOLE_PORT.flag, port(v, Opt.CONSOLE_PORT));
+            if (brokerHa) {
+                others.put(Opt.BROKER_PORT.flag + " + 1 (backup)", port(v, Opt.BROKER_PORT) + 1);
+                others.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", port(v, Opt.CONSOLE_PORT) + 1);
+            }
+        }
+        if (embeddedDb) {
+            others.put(Opt.DB_PORT.flag, port(v, Opt.DB_PORT));
+        }
+        PayaraServerNode.domainPorts(http).forEach((what, p) -> others.forEach((flag, o) -> {
+            if (o.intValue() == p) {
+                throw new UsageException("--runtime payara-server with --http-port " + http + " puts its " + what
+                        + " port on " + p + ", which is " + flag + ": move one of them");
+            }
+        }));
     }
 
     private static int instances(Map<Opt, String> v) {
@@ -334,11 +396,16 @@ final class OptionParser {
     static String usage() {
         StringBuilder sb = new StringBuilder();
         sb.append("Usage: ./run [--rebuild] [options]     (or: java -jar launcher/target/overseer-launcher.jar [options])\n\n")
-          .append("Starts PostgreSQL, Artemis, the remote-service simulator and Payara Micro with the Overseer WAR,\n")
+          .append("Starts PostgreSQL, Artemis, the remote-service simulator and the application server: Payara Micro\n")
+          .append("with the Overseer WAR, or with --runtime payara-server a Payara Server domain with the EAR;\n")
           .append("restarts the application server if it dies, and stops everything on Ctrl-C or SIGTERM.\n\n")
           .append("Options (each also read from the environment variable shown; a flag wins):\n");
         for (Opt o : Opt.values()) {
             String left = "  " + o.flag + (o.metavar == null ? "" : " " + o.metavar);
+            if (left.length() > 34) { // a long list of choices: the help on a line of its own
+                sb.append(left).append('\n');
+                left = "";
+            }
             sb.append(String.format("%-34s %s%n", left, o.help))
               .append(String.format("%-34s   env %s%s%n", "", o.env,
                       o.defaultValue == null ? "" : ", default " + o.defaultValue));
@@ -351,6 +418,9 @@ final class OptionParser {
           .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
           .append("With --broker-ha a primary and a backup broker replicate each other; the application and the\n")
           .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
+          .append("--runtime payara-server creates a fresh domain under the data directory at every start (the first\n")
+          .append("start also makes a template domain, ~20 s); all its listeners are on loopback, HTTPS is off.\n")
+          .append("--runtime wildfly is not implemented yet. --instances N > 1 needs payara-micro.\n")
           .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
           .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
           .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");

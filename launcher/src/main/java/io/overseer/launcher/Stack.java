@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole stack in dependency order (PostgreSQL, Artemis, simulator, Payara Micro), each waited for, with
- * the application server supervised. stop() undoes start() in reverse order and is safe to call from a
+ * The whole stack in dependency order (PostgreSQL, Artemis, simulator, the application server of
+ * --runtime), each waited for, with the application server supervised. stop() undoes start() in reverse order and is safe to call from a
  * shutdown hook, twice, or after a failed start.
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
@@ -80,8 +80,8 @@ public final class Stack implements AutoCloseable {
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }
-            AppServerNode server = new AppServerNode(layout, instance.name(), instance.workDir(), instance.logFile(),
-                    config);
+            AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
+                    instance.logFile(), config);
             // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
             server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
                     RealmUser.ALL_ROLES));
@@ -94,7 +94,7 @@ public final class Stack implements AutoCloseable {
      * with stop(): a Ctrl-C during a slow start must be able to stop the half-started stack.
      */
     public void start() throws Exception {
-        layout.verify(true, options.localBroker());
+        layout.verify(options.runtime(), true, options.localBroker());
         lockDataDir();
         stopLeftovers();
         HttpPorts.requireFree(instances, options.bindAddress());
@@ -151,9 +151,11 @@ public final class Stack implements AutoCloseable {
      * start, but in start order; here they go in shutdown order, Payara before the database it uses.
      */
     private void stopLeftovers() {
-        // Every instance directory: the earlier launcher may have run more instances than this one.
-        StaleProcesses.stopUsing(AppInstance.allWorkDirs(dataDir).stream().map(Path::toString).toList(), "TERM",
-                "Payara Micro");
+        // Every instance directory of every runtime: the earlier launcher may have run more instances, or another one.
+        for (AppRuntime runtime : AppRuntime.values()) {
+            StaleProcesses.stopUsing(AppInstance.allWorkDirs(dataDir, runtime).stream().map(Path::toString).toList(),
+                    "TERM", runtime.label());
+        }
         StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
         StaleProcesses.stopUsing(dataDir.resolve("broker-backup").toString(), "TERM", "Artemis backup");
         StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");

@@ -46,6 +46,21 @@ public final class StackLayout {
         return dir.resolve("overseer.war");
     }
 
+    /** The EAR the ear module builds, for Payara Server (and WildFly): the same file users deploy. */
+    public Path ear() {
+        return dir.resolve("overseer.ear");
+    }
+
+    /** The unpacked Payara Server distribution (fish.payara.distributions:payara). */
+    public Path payaraServerHome() {
+        return dir.resolve("payara6");
+    }
+
+    /** Payara Server's asadmin as a jar, run on the launcher's JDK (no shell script, no exec bits). */
+    public Path payaraServerCli() {
+        return payaraServerHome().resolve("glassfish/lib/client/appserver-cli.jar");
+    }
+
     public Path rar() {
         return dir.resolve("artemis-rar.rar");
     }
@@ -98,8 +113,18 @@ public final class StackLayout {
 
     /** Fails with every missing piece listed, so "mvn install first" is obvious rather than a late crash. */
     public void verify(boolean needPostgresJar, boolean needArtemis) {
-        List<Path> required = new ArrayList<>(List.of(payaraMicroJar(), war(), rar(), remoteServiceJar(),
+        verify(AppRuntime.PAYARA_MICRO, needPostgresJar, needArtemis);
+    }
+
+    /** As {@link #verify(boolean, boolean)} with what {@code runtime} needs: the WAR and Micro, or the EAR and the server. */
+    public void verify(AppRuntime runtime, boolean needPostgresJar, boolean needArtemis) {
+        List<Path> required = new ArrayList<>(List.of(rar(), remoteServiceJar(),
                 postBootTemplate(), httpClosedTemplate(), httpOpenTemplate()));
+        if (runtime == AppRuntime.PAYARA_SERVER) {
+            required.addAll(List.of(ear(), payaraServerCli(), postgresqlJar()));
+        } else {
+            required.addAll(List.of(payaraMicroJar(), war()));
+        }
         if (needPostgresJar) {
             required.add(postgresqlJar());
         }

@@ -21,6 +21,10 @@ final class Summary {
                           + (stack.brokerPair() == null ? "one broker" : "a replicated broker pair") + "\n")
           .append(line).append('\n');
         appendServers(sb, instances, host);
+        if (o.runtime() == AppRuntime.PAYARA_SERVER) {
+            int admin = PayaraServerNode.domainPorts(o.httpPort()).get("admin");
+            sb.append(row("Payara admin", "asadmin --port " + admin + "   (no password, so 127.0.0.1 only)"));
+        }
         if (stack.brokerPair() != null) {
             appendPair(sb, stack.brokerPair());
         } else if (stack.broker() != null) {
@@ -41,7 +45,7 @@ final class Summary {
         if (stack.broker() != null) {
             sb.append("  Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
         }
-        sb.append(instances.size() == 1 ? "  Payara Micro is restarted automatically if it dies.\n"
+        sb.append(instances.size() == 1 ? "  " + stack.appServer().label() + " is restarted automatically if it dies.\n"
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
           .append(stack.brokerPair() == null ? ""
                   : "  A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).\n")

@@ -2,6 +2,7 @@ package io.overseer.system;
 
 import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.PayaraMicroNode;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerPair;
 import io.overseer.support.TestStack;
@@ -29,7 +30,7 @@ final class SystemServers {
                 postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
                 TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1");
         Path dir = TestStack.workDir().resolve(name);
-        AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
         return server;
     }
@@ -46,7 +47,7 @@ final class SystemServers {
                 TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1")
                 .withBrokerBackup(pair.backup().port());
         Path dir = TestStack.workDir().resolve(name);
-        AppServerNode server = new AppServerNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
         return server;
     }

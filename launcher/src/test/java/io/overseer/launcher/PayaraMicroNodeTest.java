@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AppServerNodeTest {
+class PayaraMicroNodeTest {
 
     private static final AppServerConfig CONFIG = new AppServerConfig(8081, "jdbc:postgresql://127.0.0.1:1/d", "u", "p",
             "127.0.0.1", 61616, "app", "secret", "http://127.0.0.1:8090", Map.of("overseer.instance-id", "x-2"), null);
@@ -19,21 +19,21 @@ class AppServerNodeTest {
     @TempDir
     Path dir;
 
-    private AppServerNode node(AppServerConfig config) throws IOException {
+    private PayaraMicroNode node(AppServerConfig config) throws IOException {
         Path stack = dir.resolve("stack");
         Files.createDirectories(stack.resolve("config"));
         Files.writeString(stack.resolve("config/post-boot.asadmin"), "create-system-properties port=@HTTP_PORT@\n");
-        return new AppServerNode(StackLayout.fromDirectory(stack), "payara-2", dir.resolve("payara-2"),
+        return new PayaraMicroNode(StackLayout.fromDirectory(stack), "payara-2", dir.resolve("payara-2"),
                 dir.resolve("logs/payara-2.log"), config);
     }
 
     @Test
     void anInstanceIsNamedInTheLauncherLog() throws IOException {
-        AppServerNode node = node(CONFIG);
+        PayaraMicroNode node = node(CONFIG);
         assertEquals("payara-2", node.name());
         assertEquals("Payara Micro payara-2", node.label());
         assertEquals("http://127.0.0.1:8081", node.baseUrl());
-        AppServerNode single = new AppServerNode(StackLayout.fromDirectory(dir), dir.resolve("payara"),
+        PayaraMicroNode single = new PayaraMicroNode(StackLayout.fromDirectory(dir), dir.resolve("payara"),
                 dir.resolve("payara.log"), CONFIG);
         assertEquals("payara", single.name());
         assertEquals("Payara Micro", single.label());
@@ -41,7 +41,7 @@ class AppServerNodeTest {
 
     @Test
     void withoutABindAddressPayaraKeepsItsDefaultListeners() throws IOException {
-        AppServerNode node = node(CONFIG);
+        PayaraMicroNode node = node(CONFIG);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
         assertFalse(postBoot.contains("http-listener.address"), postBoot);
@@ -53,7 +53,7 @@ class AppServerNodeTest {
     @Test
     void aBindAddressKeepsHttpAndTheDataGridOnIt() throws IOException {
         AppServerConfig loopback = CONFIG.withBindAddress("127.0.0.1");
-        AppServerNode node = node(loopback);
+        PayaraMicroNode node = node(loopback);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.contains("set configs.config.server-config.network-config.network-listeners.network-listener"
                 + ".http-listener.address=127.0.0.1\n"), postBoot);

@@ -1,0 +1,108 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Payara Micro running the Overseer WAR at context root "/". Resources (adapter, connection factory,
+ * datasource) come from server-config's post-boot command file, filled in here; the .rar is deployed by
+ * that file so it exists before the WAR's MDBs activate. No --rootdir: a reused one redeploys on start.
+ */
+public final class PayaraMicroNode extends AppServerNode {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PayaraMicroNode.class);
+
+    /** {@code workDir} holds the generated post-boot file and Payara's temp directory (wiped at start). */
+    public PayaraMicroNode(StackLayout layout, Path workDir, Path logFile, AppServerConfig config) {
+        this(layout, DEFAULT_NAME, workDir, logFile, config);
+    }
+
+    /** One of several instances, told apart by {@code name} in the launcher's log (see {@link AppInstance}). */
+    public PayaraMicroNode(StackLayout layout, String name, Path workDir, Path logFile, AppServerConfig config) {
+        super(AppRuntime.PAYARA_MICRO, layout, name, workDir, logFile, config);
+    }
+
+    @Override
+    protected ManagedProcess launch(AppServerConfig config, List<RealmUser> users) throws IOException {
+        StaleProcesses.stopUsing(workDir.toString(), "TERM", label());
+        Path tmp = workDir.resolve("tmp");
+        deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
+        Files.createDirectories(tmp);
+        Path postBoot = writePostBoot(config, users);
+        // The port opens only once the WAR is deployed: before that, Payara's readiness says UP with no checks.
+        Path httpClosed = writeListenerCommands(layout.httpClosedTemplate(), "http-closed.asadmin");
+        Path httpOpen = writeListenerCommands(layout.httpOpenTemplate(), "http-open.asadmin");
+
+        List<String> cmd = command(config, tmp, postBoot, httpClosed, httpOpen);
+        // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
+        // core), which holds memory the JVM no longer uses: two keep the resident size near what the
+        // JVM itself accounts for (the RSS target of BENCHMARKS.md).
+        return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
+    }
+
+    /** The Payara Micro command line; package-private for tests. */
+    List<String> command(AppServerConfig c, Path tmp, Path postBoot, Path httpClosed, Path httpOpen) {
+        List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
+                "-Djava.io.tmpdir=" + tmp));
+        if (c.remoteServiceUrl() != null) {
+            cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
+        }
+        if (c.bindAddress() != null) {
+            cmd.add("-Dhazelcast.socket.bind.any=false"); // with the post-boot file's interface: no port on *
+        }
+        c.appProperties().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        cmd.addAll(List.of("-jar", layout.payaraMicroJar().toString(),
+                "--nocluster",
+                "--port", Integer.toString(c.httpPort()),
+                "--addlibs", layout.postgresqlJar().toString(),
+                "--prebootcommandfile", httpClosed.toString(),
+                "--postbootcommandfile", postBoot.toString(),
+                "--postdeploycommandfile", httpOpen.toString(),
+                "--deploy", layout.war().toString(),
+                "--contextroot", "/"));
+        return cmd;
+    }
+
+    /** Fills in the post-boot template for the current settings; package-private for tests. */
+    Path writePostBoot() throws IOException {
+        return writePostBoot(config(), realmUsers());
+    }
+
+    private Path writePostBoot(AppServerConfig config, List<RealmUser> users) throws IOException {
+        Path template = layout.postBootTemplate();
+        String text = Templates.substitute(Files.readString(template), config.postBootValues(layout.rar().toString()));
+        Set<String> left = Templates.unresolved(text);
+        if (!left.isEmpty()) {
+            LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
+        }
+        Path out = workDir.resolve("post-boot.asadmin");
+        // Payara Micro keeps its transaction log in its temporary instance root, lost at every start. Kept
+        // here instead, a restarted server recovers in-doubt JMS branches a kill -9 left in the broker.
+        Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
+        text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
+                + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
+        if (config.bindAddress() != null) {
+            // Payara Micro listens on every interface, its data grid too (even with --nocluster).
+            String address = config.bindAddress();
+            text += "set configs.config.server-config.network-config.network-listeners.network-listener"
+                    + ".http-listener.address=" + address + System.lineSeparator()
+                    + "set-hazelcast-configuration --interfaces=" + address + " --dynamic=true" + System.lineSeparator();
+        }
+        text += realmUserCommands(users);
+        Files.writeString(out, text);
+        return out;
+    }
+
+    private Path writeListenerCommands(Path template, String name) throws IOException {
+        Path out = workDir.resolve(name);
+        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener")));
+        return out;
+    }
+}

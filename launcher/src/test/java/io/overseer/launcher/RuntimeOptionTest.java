@@ -1,0 +1,105 @@
+package io.overseer.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** --runtime: parsing, what each runtime allows, and which node the stack gets. */
+class RuntimeOptionTest {
+
+    private static LauncherOptions parse(Map<String, String> env, String... args) {
+        return LauncherOptions.parse(args, env);
+    }
+
+    private static String refusal(String... args) {
+        return assertThrows(UsageException.class, () -> parse(Map.of(), args)).getMessage();
+    }
+
+    @Test
+    void payaraMicroUnlessAskedOtherwise() {
+        assertEquals(AppRuntime.PAYARA_MICRO, parse(Map.of()).runtime());
+    }
+
+    @Test
+    void theFlagTheInlineFormAndTheEnvironmentNameTheRuntime() {
+        assertEquals(AppRuntime.PAYARA_SERVER, parse(Map.of(), "--runtime", "payara-server").runtime());
+        assertEquals(AppRuntime.PAYARA_SERVER, parse(Map.of(), "--runtime=Payara-Server").runtime());
+        assertEquals(AppRuntime.PAYARA_SERVER, parse(Map.of("OVERSEER_RUNTIME", "payara-server")).runtime());
+        assertEquals(AppRuntime.PAYARA_MICRO,
+                parse(Map.of("OVERSEER_RUNTIME", "payara-server"), "--runtime", "payara-micro").runtime(), "a flag wins");
+    }
+
+    @Test
+    void wildflyParsesButIsRefusedAsNotImplementedYet() {
+        assertEquals(AppRuntime.WILDFLY, AppRuntime.byId("wildfly"));
+        String message = refusal("--runtime", "wildfly");
+        assertTrue(message.contains("--runtime wildfly is not implemented yet"), message);
+        assertThrows(UnsupportedOperationException.class, () -> AppRuntime.WILDFLY.newNode(
+                StackLayout.fromDirectory(Path.of("/tmp/stack")), "wildfly", Path.of("/tmp/w"), Path.of("/tmp/w.log"), null));
+    }
+
+    @Test
+    void anUnknownRuntimeIsRefusedWithTheChoices() {
+        String message = refusal("--runtime", "tomee");
+        assertTrue(message.contains("payara-micro|payara-server|wildfly"), message);
+        assertTrue(message.contains("tomee"), message);
+        assertTrue(refusal("--runtime").contains("needs a value"));
+    }
+
+    @Test
+    void payaraServerRunsOneInstance() {
+        String message = refusal("--runtime", "payara-server", "--instances", "2");
+        assertTrue(message.contains("--instances 2 needs --runtime payara-micro"), message);
+        assertEquals(1, parse(Map.of(), "--runtime", "payara-server", "--instances", "1").instances());
+    }
+
+    @Test
+    void payaraServerNeedsRoomBelowTheHttpPortForItsDomain() {
+        assertTrue(refusal("--runtime", "payara-server", "--http-port", "1100").contains("from 1104 to 65435"));
+        assertEquals(1104, parse(Map.of(), "--runtime", "payara-server", "--http-port", "1104").httpPort());
+    }
+
+    @Test
+    void payaraServersDomainPortsMayNotHitTheStacksOthers() {
+        // HTTP 8080: admin 8048, JMX 8086. A simulator on 8086 would collide with JMX.
+        String message = refusal("--runtime", "payara-server", "--simulator-port", "8086");
+        assertTrue(message.contains("JMX port on 8086, which is --simulator-port"), message);
+        // Payara Micro has no such port.
+        assertEquals(8086, parse(Map.of(), "--simulator-port", "8086").simulatorPort());
+    }
+
+    @Test
+    void theDomainsPortsFollowTheHttpPort() {
+        Map<String, Integer> ports = PayaraServerNode.domainPorts(18080);
+        assertEquals(18080, ports.get("HTTP"));
+        assertEquals(18048, ports.get("admin"));
+        assertEquals(18037, ports.get("IIOP"));
+        assertEquals(18086, ports.get("JMX"));
+    }
+
+    @Test
+    void theStackGetsTheRuntimesNodeAndNamesItsDirectoriesAfterIt() {
+        LauncherOptions options = parse(Map.of("OVERSEER_DATA_DIR", "/tmp/ovs"), "--runtime", "payara-server");
+        Stack stack = new Stack(options, StackLayout.fromDirectory(Path.of("/tmp/stack")));
+        AppServerNode node = stack.appServer();
+        assertInstanceOf(PayaraServerNode.class, node);
+        assertEquals("payara-server", node.name());
+        assertEquals("Payara Server", node.label());
+        assertEquals(Path.of("/tmp/ovs/payara-server"), stack.instances().get(0).workDir());
+        assertEquals(Path.of("/tmp/ovs/logs/payara-server.log"), node.logFile());
+        assertInstanceOf(PayaraMicroNode.class, new Stack(parse(Map.of("OVERSEER_DATA_DIR", "/tmp/ovs")),
+                StackLayout.fromDirectory(Path.of("/tmp/stack"))).appServer());
+    }
+
+    @Test
+    void helpNamesTheRuntimes() {
+        String usage = OptionParser.usage();
+        assertTrue(usage.contains("--runtime payara-micro|payara-server|wildfly"), usage);
+        assertTrue(usage.contains("OVERSEER_RUNTIME, default payara-micro"), usage);
+    }
+}
