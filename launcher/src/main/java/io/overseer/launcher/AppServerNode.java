@@ -68,14 +68,34 @@ public abstract class AppServerNode implements Node {
     @Override
     public void start() throws IOException {
         long t0 = System.nanoTime();
+        LogWatch failedDeployment = LogWatch.fromEnd(logFile, deploymentFailedMarker());
         ManagedProcess p = launchOnce();
         configure(p);
         String readyUrl = baseUrl() + "/health/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
         // ready means the application's own checks are in the answer, and UP (docs/health.md).
-        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"application\""), p::isAlive,
-                () -> p.tail(60));
+        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"application\""),
+                () -> stillStarting(p, failedDeployment), () -> p.tail(60));
         LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * A server whose application failed to deploy keeps running without it (Payara Micro even opens its HTTP
+     * port and answers 404 to everything); it will not become ready, so the start fails now instead of after
+     * {@link #READY_TIMEOUT}, and whoever started it (the launcher's supervisor) kills and restarts it. Seen
+     * when an instance started while PostgreSQL was down: the persistence unit logs in while it deploys.
+     */
+    private boolean stillStarting(ManagedProcess p, LogWatch failedDeployment) {
+        if (failedDeployment.seen()) {
+            throw new IllegalStateException(label + ": the application failed to deploy (\"" + deploymentFailedMarker()
+                    + "\" in " + logFile + "). Last log lines:\n" + p.tail(60));
+        }
+        return p.isAlive();
+    }
+
+    /** What the server logs when an application fails to deploy. */
+    protected String deploymentFailedMarker() {
+        return "Exception while loading the app";
     }
 
     private synchronized ManagedProcess launchOnce() throws IOException {
