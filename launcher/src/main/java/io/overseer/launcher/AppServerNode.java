@@ -68,14 +68,13 @@ public abstract class AppServerNode implements Node {
     @Override
     public void start() throws IOException {
         long t0 = System.nanoTime();
-        LogWatch failedDeployment = LogWatch.fromEnd(logFile, deploymentFailedMarker());
         ManagedProcess p = launchOnce();
         configure(p);
         String readyUrl = baseUrl() + "/health/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
         // ready means the application's own checks are in the answer, and UP (docs/health.md).
         Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"application\""),
-                () -> stillStarting(p, failedDeployment), () -> p.tail(60));
+                () -> stillStarting(p, readyUrl), () -> p.tail(60));
         LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
     }
 
@@ -85,17 +84,20 @@ public abstract class AppServerNode implements Node {
      * {@link #READY_TIMEOUT}, and whoever started it (the launcher's supervisor) kills and restarts it. Seen
      * when an instance started while PostgreSQL was down: the persistence unit logs in while it deploys.
      */
-    private boolean stillStarting(ManagedProcess p, LogWatch failedDeployment) {
-        if (failedDeployment.seen()) {
-            throw new IllegalStateException(label + ": the application failed to deploy (\"" + deploymentFailedMarker()
-                    + "\" in " + logFile + "). Last log lines:\n" + p.tail(60));
+    private boolean stillStarting(ManagedProcess p, String readyUrl) {
+        if (applicationFailedToDeploy(readyUrl)) {
+            throw new IllegalStateException(label + ": the application failed to deploy (the server answers without"
+                    + " it). Last log lines:\n" + p.tail(60));
         }
         return p.isAlive();
     }
 
-    /** What the server logs when an application fails to deploy. */
-    protected String deploymentFailedMarker() {
-        return "Exception while loading the app";
+    /**
+     * Whether the server has finished deploying without the application. False unless a runtime can tell:
+     * then it stays not ready, and the start fails after {@link #READY_TIMEOUT}.
+     */
+    protected boolean applicationFailedToDeploy(String readyUrl) {
+        return false;
     }
 
     private synchronized ManagedProcess launchOnce() throws IOException {

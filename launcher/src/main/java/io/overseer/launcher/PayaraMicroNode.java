@@ -105,4 +105,15 @@ public final class PayaraMicroNode extends AppServerNode {
         Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener")));
         return out;
     }
+
+    /**
+     * The HTTP port opens only after the deployment (http-open.asadmin runs as post-deploy commands), and a
+     * deployed application's checks are in its first readiness answer (HealthIT). So an answer without them
+     * means the deployment is over and the application is not in it.
+     */
+    @Override
+    protected boolean applicationFailedToDeploy(String readyUrl) {
+        String body = Wait.httpBody(readyUrl);
+        return body != null && !body.contains("\"application\"");
+    }
 }

@@ -81,6 +81,19 @@ public final class Wait {
         }
     }
 
+    /** The body of whatever the URL answers (any status), or null when nothing answers. */
+    public static String httpBody(String url) {
+        try {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build();
+            return HTTP.send(req, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

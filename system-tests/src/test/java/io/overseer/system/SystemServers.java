@@ -35,6 +35,19 @@ final class SystemServers {
         return server;
     }
 
+    /** A server pointed at a PostgreSQL port where nothing listens (the test stack's broker and users). */
+    static AppServerNode payaraMicroWithoutDatabase(String name) {
+        var broker = TestStack.broker();
+        AppServerConfig config = new AppServerConfig(TestStack.freePort(),
+                "jdbc:postgresql://127.0.0.1:" + TestStack.freePort() + "/overseer", "overseer", "overseer",
+                "127.0.0.1", broker.port(), broker.user(), broker.password(), TestStack.simulatorUrl(),
+                properties(java.util.Map.of()), "512m", "127.0.0.1");
+        Path dir = TestStack.workDir().resolve(name);
+        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        TestStack.USERS.forEach(server::addRealmUser);
+        return server;
+    }
+
     /**
      * A server whose resource adapter lists both nodes of a replicated pair (HA, as ./run --broker-ha
      * wires it) instead of the test stack's broker; the pair's first user is the application's.
