@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,8 @@ public abstract class AppServerNode implements Node {
 
     private static final Logger LOG = LoggerFactory.getLogger(AppServerNode.class);
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** The application's own readiness check, by name: present in every answer once it is deployed. */
+    protected static final String APPLICATION_CHECK = "\"application\"";
 
     /** The single instance's name, and the first of several. */
     public static final String DEFAULT_NAME = "payara";
@@ -73,8 +76,12 @@ public abstract class AppServerNode implements Node {
         String readyUrl = baseUrl() + "/health/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
         // ready means the application's own checks are in the answer, and UP (docs/health.md).
-        Wait.until(label, READY_TIMEOUT, () -> Wait.httpOkContaining(readyUrl, "\"application\""),
-                () -> stillStarting(p, readyUrl), () -> p.tail(60));
+        // One GET per poll: the answer that is not yet ready also tells whether the deployment failed.
+        AtomicReference<Wait.Answer> last = new AtomicReference<>();
+        Wait.until(label, READY_TIMEOUT, () -> {
+            last.set(Wait.httpGet(readyUrl));
+            return last.get() != null && last.get().okContaining(APPLICATION_CHECK);
+        }, () -> stillStarting(p, last.get()), () -> p.tail(60));
         LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
     }
 
@@ -84,8 +91,8 @@ public abstract class AppServerNode implements Node {
      * {@link #READY_TIMEOUT}, and whoever started it (the launcher's supervisor) kills and restarts it. Seen
      * when an instance started while PostgreSQL was down: the persistence unit logs in while it deploys.
      */
-    private boolean stillStarting(ManagedProcess p, String readyUrl) {
-        if (applicationFailedToDeploy(readyUrl)) {
+    private boolean stillStarting(ManagedProcess p, Wait.Answer readiness) {
+        if (readiness != null && applicationFailedToDeploy(readiness)) {
             throw new IllegalStateException(label + ": the application failed to deploy (the server answers without"
                     + " it). Last log lines:\n" + p.tail(60));
         }
@@ -93,10 +100,11 @@ public abstract class AppServerNode implements Node {
     }
 
     /**
-     * Whether the server has finished deploying without the application. False unless a runtime can tell:
-     * then it stays not ready, and the start fails after {@link #READY_TIMEOUT}.
+     * Whether this readiness answer (not a ready one) shows the server finished deploying without the
+     * application. False unless a runtime can tell: then it stays not ready, and the start fails after
+     * {@link #READY_TIMEOUT}.
      */
-    protected boolean applicationFailedToDeploy(String readyUrl) {
+    protected boolean applicationFailedToDeploy(Wait.Answer readiness) {
         return false;
     }
 

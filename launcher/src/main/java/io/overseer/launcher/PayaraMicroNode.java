@@ -112,8 +112,7 @@ public final class PayaraMicroNode extends AppServerNode {
      * means the deployment is over and the application is not in it.
      */
     @Override
-    protected boolean applicationFailedToDeploy(String readyUrl) {
-        String body = Wait.httpBody(readyUrl);
-        return body != null && !body.contains("\"application\"");
+    protected boolean applicationFailedToDeploy(Wait.Answer readiness) {
+        return !readiness.body().contains(APPLICATION_CHECK);
     }
 }

@@ -68,24 +68,24 @@ public final class Wait {
     }
 
     /** Whether a GET answers 200 with a body that contains {@code text}. */
-    public static boolean httpOkContaining(String url, String text) {
-        try {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build();
-            HttpResponse<String> response = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 && response.body().contains(text);
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+    /** One answer to a GET: its status and body. */
+    public record Answer(int status, String body) {
+        public boolean okContaining(String text) {
+            return status == 200 && body.contains(text);
         }
     }
 
-    /** The body of whatever the URL answers (any status), or null when nothing answers. */
-    public static String httpBody(String url) {
+    public static boolean httpOkContaining(String url, String text) {
+        Answer answer = httpGet(url);
+        return answer != null && answer.okContaining(text);
+    }
+
+    /** Whatever the URL answers (any status), or null when nothing answers. */
+    public static Answer httpGet(String url) {
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build();
-            return HTTP.send(req, HttpResponse.BodyHandlers.ofString()).body();
+            HttpResponse<String> response = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
