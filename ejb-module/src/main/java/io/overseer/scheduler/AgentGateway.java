@@ -5,7 +5,7 @@ import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.Parcel;
 import io.overseer.statestore.Attempt;
-import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderContent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -23,7 +23,7 @@ public class AgentGateway {
     @Inject
     Courier courier;
 
-    public void request(Attempt attempt, CustomerOrder order) {
+    public void request(Attempt attempt, OrderContent order) {
         AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(), attempt.token(),
                 attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
                 attempt.completeBy(), order.customerId(),

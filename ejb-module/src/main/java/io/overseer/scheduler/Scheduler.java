@@ -7,7 +7,7 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.ShutdownGate;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
-import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderContent;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
@@ -118,7 +118,7 @@ public class Scheduler {
         if (attempts.isEmpty()) {
             return;
         }
-        Map<String, CustomerOrder> orders = store.orders(attempts.stream().map(Attempt::orderId).toList());
+        Map<String, OrderContent> orders = store.contents(attempts.stream().map(Attempt::orderId).toList());
         for (Attempt attempt : attempts) {
             agents.request(attempt, orders.get(attempt.orderId()));
             LOG.log(Level.FINE, "Order {0}: {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),
