@@ -36,7 +36,7 @@ public class DatabaseClockSync {
     private static final Logger LOG = Logger.getLogger(DatabaseClockSync.class.getName());
     private static final Duration WARN_ABOVE = Duration.ofSeconds(1);
 
-    @Resource(lookup = "jdbc/overseer")
+    @Resource(name = Database.DATA_SOURCE)
     DataSource dataSource;
     @Inject
     Clocks clocks;

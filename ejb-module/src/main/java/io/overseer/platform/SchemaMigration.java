@@ -22,7 +22,7 @@ public class SchemaMigration {
 
     private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
 
-    @Resource(lookup = "jdbc/overseer")
+    @Resource(name = Database.DATA_SOURCE)
     DataSource dataSource;
 
     @PostConstruct

@@ -1,5 +1,6 @@
 package io.overseer.health;
 
+import io.overseer.platform.Database;
 import io.overseer.platform.Progress;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -61,7 +62,7 @@ public final class Liveness {
     @org.eclipse.microprofile.health.Liveness
     @ApplicationScoped
     public static class DatabasePoolCheck implements HealthCheck {
-        @Resource(lookup = "jdbc/overseer")
+        @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
         @Inject
         Progress progress;

@@ -1,6 +1,7 @@
 package io.overseer.health;
 
 import io.overseer.messaging.Destinations;
+import io.overseer.platform.Database;
 import io.overseer.platform.ShutdownGate;
 import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
@@ -59,7 +60,7 @@ public final class Readiness {
     @org.eclipse.microprofile.health.Readiness
     @ApplicationScoped
     public static class DatabaseCheck implements HealthCheck {
-        @Resource(lookup = "jdbc/overseer")
+        @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
         private final BoundedProbe probe = new BoundedProbe("database");
 
@@ -82,7 +83,7 @@ public final class Readiness {
     @org.eclipse.microprofile.health.Readiness
     @ApplicationScoped
     public static class BrokerCheck implements HealthCheck {
-        @Resource(lookup = Destinations.CONNECTION_FACTORY)
+        @Resource(name = Destinations.CONNECTION_FACTORY)
         ConnectionFactory connectionFactory;
         private final BoundedProbe probe = new BoundedProbe("broker");
 
