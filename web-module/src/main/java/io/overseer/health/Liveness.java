@@ -1,5 +1,6 @@
 package io.overseer.health;
 
+import io.overseer.health.probes.HealthChecks;
 import io.overseer.platform.Database;
 import io.overseer.platform.Progress;
 import jakarta.annotation.PreDestroy;
@@ -42,7 +43,6 @@ public final class Liveness {
                 .orElse(DEFAULT_STUCK_AFTER);
     }
 
-    @org.eclipse.microprofile.health.Liveness
     @ApplicationScoped
     public static class WorkersCheck implements HealthCheck {
         @Inject
@@ -51,7 +51,7 @@ public final class Liveness {
         @Override
         public HealthCheckResponse call() {
             List<Progress.Stuck> stuck = progress.stuck(stuckAfter());
-            HealthCheckResponseBuilder response = HealthCheckResponse.named("workers").status(stuck.isEmpty())
+            HealthCheckResponseBuilder response = HealthCheckResponse.named(HealthChecks.WORKERS).status(stuck.isEmpty())
                     .withData("watched", progress.watched());
             // The longest silent first; a handful is enough to find them in a thread dump.
             stuck.stream().limit(5).forEach(s -> response.withData(s.worker(), "silent " + s.silentFor().toSeconds() + " s"));
@@ -59,14 +59,13 @@ public final class Liveness {
         }
     }
 
-    @org.eclipse.microprofile.health.Liveness
     @ApplicationScoped
     public static class DatabasePoolCheck implements HealthCheck {
         @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
         @Inject
         Progress progress;
-        private final BoundedProbe probe = new BoundedProbe("database-pool");
+        private final BoundedProbe probe = new BoundedProbe(HealthChecks.DATABASE_POOL);
         private final Unanswered unanswered = new Unanswered();
 
         @PreDestroy
@@ -89,7 +88,7 @@ public final class Liveness {
             });
             unanswered.record(startedAt, answer.inTime());
             Duration late = unanswered.duration(progress.now());
-            HealthCheckResponseBuilder response = HealthCheckResponse.named("database-pool")
+            HealthCheckResponseBuilder response = HealthCheckResponse.named(HealthChecks.DATABASE_POOL)
                     .status(late.compareTo(stuckAfter()) <= 0);
             if (!late.isZero()) {
                 response.withData("no connection lent for", late.toSeconds() + " s")

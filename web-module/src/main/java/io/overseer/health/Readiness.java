@@ -1,5 +1,6 @@
 package io.overseer.health;
 
+import io.overseer.health.probes.HealthChecks;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Database;
 import io.overseer.platform.ShutdownGate;
@@ -20,6 +21,10 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
  * Ready only when the application serves and PostgreSQL and the broker answer a round trip: an instance
  * that can reach neither would accept orders it cannot store or dispatch. Each round trip is bounded
  * ({@link BoundedProbe}): a hung database or broker makes the probe answer DOWN, never hang.
+ *
+ * <p>These are plain beans: {@link WebModuleLifecycle} registers them with the health-probes library,
+ * whose probes are what the server's MicroProfile Health calls (on WildFly it would find no check in
+ * this module).
  */
 public final class Readiness {
 
@@ -30,11 +35,10 @@ public final class Readiness {
     /**
      * DOWN until the web module has started ({@link WebModuleLifecycle}) and again once this instance
      * shuts down ({@link ShutdownGate}), so that a load balancer sends requests only to an instance that
-     * takes them. Payara registers the application's checks when CDI starts, seconds before the web
-     * module serves (4 s to 15 s seen), and the other checks are UP by then: this one keeps readiness
-     * DOWN meanwhile. (Before the checks exist at all, Payara answers UP with none: docs/health.md.)
+     * takes them. Until the web module starts, the probe of this name answers DOWN by itself; afterwards
+     * this check says whether it still serves. (Before the probes exist at all, Payara answers UP with no
+     * check: docs/health.md.)
      */
-    @org.eclipse.microprofile.health.Readiness
     @ApplicationScoped
     public static class ApplicationCheck implements HealthCheck {
         @Inject
@@ -48,21 +52,20 @@ public final class Readiness {
         @Override
         public HealthCheckResponse call() {
             if (!serving) {
-                return HealthCheckResponse.named("application").down().withData("state", "starting").build();
+                return HealthCheckResponse.named(HealthChecks.APPLICATION).down().withData("state", "starting").build();
             }
             if (!gate.isOpen()) {
-                return HealthCheckResponse.named("application").down().withData("state", "shutting down").build();
+                return HealthCheckResponse.named(HealthChecks.APPLICATION).down().withData("state", "shutting down").build();
             }
-            return HealthCheckResponse.up("application");
+            return HealthCheckResponse.up(HealthChecks.APPLICATION);
         }
     }
 
-    @org.eclipse.microprofile.health.Readiness
     @ApplicationScoped
     public static class DatabaseCheck implements HealthCheck {
         @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
-        private final BoundedProbe probe = new BoundedProbe("database");
+        private final BoundedProbe probe = new BoundedProbe(HealthChecks.DATABASE);
 
         @PreDestroy
         void close() {
@@ -80,12 +83,11 @@ public final class Readiness {
         }
     }
 
-    @org.eclipse.microprofile.health.Readiness
     @ApplicationScoped
     public static class BrokerCheck implements HealthCheck {
         @Resource(name = Destinations.CONNECTION_FACTORY)
         ConnectionFactory connectionFactory;
-        private final BoundedProbe probe = new BoundedProbe("broker");
+        private final BoundedProbe probe = new BoundedProbe(HealthChecks.BROKER);
 
         @PreDestroy
         void close() {
