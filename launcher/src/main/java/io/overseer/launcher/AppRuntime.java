@@ -17,8 +17,8 @@ public enum AppRuntime {
     PAYARA_MICRO("payara-micro", "Payara Micro", AppServerNode.DEFAULT_NAME, PayaraMicroNode::new),
     /** The EAR on a Payara Server 6 domain of its own. */
     PAYARA_SERVER("payara-server", "Payara Server", "payara-server", PayaraServerNode::new),
-    /** The EAR on WildFly 39 (standalone-full): server-config/wildfly is on its way; no node yet (issue 11). */
-    WILDFLY("wildfly", "WildFly", "wildfly", null);
+    /** The EAR on WildFly 39 (standalone-full), configured by server-config/wildfly's scripts. */
+    WILDFLY("wildfly", "WildFly", "wildfly", WildFlyNode::new);
 
     /** How a runtime's node is made: the constructor of its {@link AppServerNode} subclass. */
     @FunctionalInterface

@@ -73,7 +73,7 @@ public abstract class AppServerNode implements Node {
         long t0 = System.nanoTime();
         ManagedProcess p = launchOnce();
         configure(p);
-        String readyUrl = baseUrl() + "/health/ready";
+        String readyUrl = healthUrl() + "/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
         // ready means the application's own checks are in the answer, and UP (docs/health.md).
         // One GET per poll: the answer that is not yet ready also tells whether the deployment failed.
@@ -195,6 +195,14 @@ public abstract class AppServerNode implements Node {
     public String baseUrl() {
         AppServerConfig c = config;
         return "http://" + (c.bindAddress() == null ? "127.0.0.1" : c.bindAddress()) + ":" + c.httpPort();
+    }
+
+    /**
+     * Where MicroProfile Health answers ({@code /health}; {@code /ready} and {@code /live} below it): beside
+     * the application on Payara, on the management port on WildFly.
+     */
+    public String healthUrl() {
+        return baseUrl() + "/health";
     }
 
     /** Realm users as post-boot commands; their password files go to the work directory's secrets/. */

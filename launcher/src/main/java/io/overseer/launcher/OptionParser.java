@@ -158,8 +158,12 @@ final class OptionParser {
             checkBackupPorts(v);
         }
         checkHttpPorts(v, instances, brokerHost == null, dbUrl == null, brokerHa);
-        if (runtime == AppRuntime.PAYARA_SERVER) {
-            checkDomainPorts(v, brokerHost == null, dbUrl == null, brokerHa);
+        if (runtime != AppRuntime.PAYARA_MICRO) {
+            checkServerPorts(runtime, v, brokerHost == null, dbUrl == null, brokerHa);
+        }
+        if (runtime == AppRuntime.WILDFLY && brokerHa) {
+            throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
+                    + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
         }
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
@@ -172,7 +176,7 @@ final class OptionParser {
     }
 
     /**
-     * The runtime --runtime names. One with no node yet (wildfly) is refused here, before anything starts,
+     * The runtime --runtime names. One with no node (none today) is refused here, before anything starts,
      * as a usage error (exit code 2): see {@link AppRuntime} for where its node plugs in.
      */
     private static AppRuntime runtime(Map<Opt, String> v) {
@@ -190,15 +194,26 @@ final class OptionParser {
     }
 
     /**
-     * Payara Server's domain takes ports around the HTTP port (base = HTTP - 80, see PayaraServerNode):
-     * they must exist and be none of the stack's other ports.
+     * Payara Server's domain (base = HTTP - 80, see PayaraServerNode) and WildFly (offset = HTTP - 8080, see
+     * WildFlyNode) take ports around the HTTP port: they must exist and be none of the stack's other ports.
      */
-    private static void checkDomainPorts(Map<Opt, String> v, boolean localBroker, boolean embeddedDb, boolean brokerHa) {
+    private static void checkServerPorts(AppRuntime runtime, Map<Opt, String> v, boolean localBroker, boolean embeddedDb,
+                                         boolean brokerHa) {
         int http = port(v, Opt.HTTP_PORT);
-        int base = PayaraServerNode.portBase(http);
-        if (base < 1024 || base + 100 > 65535) {
-            throw new UsageException("--runtime payara-server places its domain's ports from --http-port - 80 to"
-                    + " --http-port + 6: choose an --http-port from 1104 to 65435, got " + http);
+        Map<String, Integer> serverPorts;
+        if (runtime == AppRuntime.PAYARA_SERVER) {
+            int base = PayaraServerNode.portBase(http);
+            if (base < 1024 || base + 100 > 65535) {
+                throw new UsageException("--runtime payara-server places its domain's ports from --http-port - 80 to"
+                        + " --http-port + 6: choose an --http-port from 1104 to 65435, got " + http);
+            }
+            serverPorts = PayaraServerNode.domainPorts(http);
+        } else {
+            serverPorts = WildFlyNode.serverPorts(http);
+            if (serverPorts.values().stream().anyMatch(p -> p < 1024 || p > 65535)) {
+                throw new UsageException("--runtime wildfly moves its ports by --http-port - 8080 (IIOP to --http-port - 4552,"
+                        + " management to --http-port + 1910): choose an --http-port from 5576 to 63625, got " + http);
+            }
         }
         Map<String, Integer> others = new LinkedHashMap<>();
         others.put(Opt.SIMULATOR_PORT.flag, port(v, Opt.SIMULATOR_PORT));
@@ -213,9 +228,9 @@ final class OptionParser {
         if (embeddedDb) {
             others.put(Opt.DB_PORT.flag, port(v, Opt.DB_PORT));
         }
-        PayaraServerNode.domainPorts(http).forEach((what, p) -> others.forEach((flag, o) -> {
+        serverPorts.forEach((what, p) -> others.forEach((flag, o) -> {
             if (o.intValue() == p) {
-                throw new UsageException("--runtime payara-server with --http-port " + http + " puts its " + what
+                throw new UsageException("--runtime " + runtime.id() + " with --http-port " + http + " puts its " + what
                         + " port on " + p + ", which is " + flag + ": move one of them");
             }
         }));
@@ -420,7 +435,9 @@ final class OptionParser {
           .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
           .append("--runtime payara-server creates a fresh domain under the data directory at every start (the first\n")
           .append("start also makes a template domain, ~20 s); all its listeners are on loopback, HTTPS is off.\n")
-          .append("--runtime wildfly is not implemented yet. --instances N > 1 needs payara-micro.\n")
+          .append("--runtime wildfly deploys the EAR on WildFly 39 (standalone-full), configured by server-config/wildfly's\n")
+          .append("scripts (the first start installs modules and configures a template, ~15 s); health is on its management\n")
+          .append("port (--http-port + 1910). --instances N > 1 needs payara-micro.\n")
           .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
           .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
           .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");

@@ -61,6 +61,27 @@ public final class StackLayout {
         return payaraServerHome().resolve("glassfish/lib/client/appserver-cli.jar");
     }
 
+    /** The unpacked WildFly distribution (org.wildfly:wildfly-dist), whatever its version. */
+    public Path wildflyHome() {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("wildfly-") && Files.isDirectory(p))
+                    .sorted().reduce((a, b) -> b)
+                    .orElse(dir.resolve("wildfly"));
+        } catch (IOException e) {
+            return dir.resolve("wildfly");
+        }
+    }
+
+    /** EclipseLink, which WildFly gets as a module (server-config/wildfly/modules.cli). */
+    public Path eclipselinkJar() {
+        return dir.resolve("eclipselink.jar");
+    }
+
+    /** One of server-config/wildfly's jboss-cli scripts, as users run them. */
+    public Path wildflyScript(String name) {
+        return dir.resolve("config/wildfly").resolve(name);
+    }
+
     public Path rar() {
         return dir.resolve("artemis-rar.rar");
     }
@@ -122,6 +143,9 @@ public final class StackLayout {
                 postBootTemplate(), httpClosedTemplate(), httpOpenTemplate()));
         if (runtime == AppRuntime.PAYARA_SERVER) {
             required.addAll(List.of(ear(), payaraServerCli(), postgresqlJar()));
+        } else if (runtime == AppRuntime.WILDFLY) {
+            required.addAll(List.of(ear(), wildflyHome().resolve("jboss-modules.jar"), postgresqlJar(), eclipselinkJar(),
+                    wildflyScript("modules.cli"), wildflyScript("configure.cli")));
         } else {
             required.addAll(List.of(payaraMicroJar(), war()));
         }

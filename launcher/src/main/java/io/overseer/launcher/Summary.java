@@ -20,10 +20,15 @@ final class Summary {
                   : "  Overseer is running: " + instances.size() + " instances, one database and "
                           + (stack.brokerPair() == null ? "one broker" : "a replicated broker pair") + "\n")
           .append(line).append('\n');
-        appendServers(sb, instances, host);
+        appendServers(sb, instances, host, o.runtime());
         if (o.runtime() == AppRuntime.PAYARA_SERVER) {
             int admin = PayaraServerNode.domainPorts(o.httpPort()).get("admin");
             sb.append(row("Payara admin", "asadmin --port " + admin + "   (no password, so 127.0.0.1 only)"));
+        }
+        if (o.runtime() == AppRuntime.WILDFLY) {
+            // WildFly answers health on its management port, not beside the API (docs/health.md).
+            sb.append(row("Health (WildFly)", stack.appServer().healthUrl() + "/ready   (management port; /health/ready"
+                    + " on the API port is not served)"));
         }
         if (stack.brokerPair() != null) {
             appendPair(sb, stack.brokerPair());
@@ -55,13 +60,15 @@ final class Summary {
     }
 
     /** One instance: API, OpenAPI and health as always. Several: each one's API, as any of them serves it. */
-    private static void appendServers(StringBuilder sb, List<AppInstance> instances, String host) {
+    private static void appendServers(StringBuilder sb, List<AppInstance> instances, String host, AppRuntime runtime) {
         String http = "http://" + host + ":" + instances.get(0).httpPort();
         String basic = "   (HTTP Basic, e.g. curl -u demo:demo)";
         if (instances.size() == 1) {
             sb.append(row("API", http + "/api/orders" + basic))
-              .append(row("OpenAPI", http + "/openapi"))
-              .append(row("Health", http + "/health/ready"));
+              .append(row("OpenAPI", http + "/openapi"));
+            if (runtime != AppRuntime.WILDFLY) {
+                sb.append(row("Health", http + "/health/ready"));
+            }
             return;
         }
         for (AppInstance instance : instances) {

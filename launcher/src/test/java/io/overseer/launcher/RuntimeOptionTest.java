@@ -35,12 +35,20 @@ class RuntimeOptionTest {
     }
 
     @Test
-    void wildflyParsesButIsRefusedAsNotImplementedYet() {
-        assertEquals(AppRuntime.WILDFLY, AppRuntime.byId("wildfly"));
-        String message = refusal("--runtime", "wildfly");
-        assertTrue(message.contains("--runtime wildfly is not implemented yet"), message);
-        assertThrows(UnsupportedOperationException.class, () -> AppRuntime.WILDFLY.newNode(
-                StackLayout.fromDirectory(Path.of("/tmp/stack")), "wildfly", Path.of("/tmp/w"), Path.of("/tmp/w.log"), null));
+    void wildflyRunsTheEarWithItsPortsMovedByTheHttpPort() {
+        assertEquals(AppRuntime.WILDFLY, parse(Map.of(), "--runtime", "wildfly").runtime());
+        assertInstanceOf(WildFlyNode.class, AppRuntime.WILDFLY.newNode(StackLayout.fromDirectory(Path.of("/tmp/stack")),
+                "wildfly", Path.of("/tmp/w"), Path.of("/tmp/w.log"), null));
+        Map<String, Integer> ports = WildFlyNode.serverPorts(18080);
+        assertEquals(18080, ports.get("HTTP"));
+        assertEquals(19990, ports.get("management"));
+        assertEquals(13528, ports.get("IIOP"));
+        // HTTP 8080: management 9990. A simulator there would collide.
+        String message = refusal("--runtime", "wildfly", "--simulator-port", "9990");
+        assertTrue(message.contains("management port on 9990, which is --simulator-port"), message);
+        assertTrue(refusal("--runtime", "wildfly", "--http-port", "5000").contains("from 5576 to 63625"));
+        assertTrue(refusal("--runtime", "wildfly", "--broker-ha").contains("not wired for --runtime wildfly"));
+        assertTrue(refusal("--runtime", "wildfly", "--instances", "2").contains("needs --runtime payara-micro"));
     }
 
     @Test
