@@ -1,0 +1,248 @@
+package io.overseer.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.launcher.AppRuntime;
+import io.overseer.launcher.AppServerConfig;
+import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.PayaraServerNode;
+import io.overseer.launcher.WildFlyNode;
+import io.overseer.support.Http;
+import io.overseer.support.JmsProtocol;
+import io.overseer.support.Notification;
+import io.overseer.support.OrdersApi;
+import io.overseer.support.Poll;
+import io.overseer.support.SimulatorApi;
+import io.overseer.support.TestStack;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.TemporaryQueue;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The same scenarios on every runtime ./run offers: the WAR on Payara Micro, the EAR on Payara Server and
+ * the same EAR on WildFly, each started as ./run --runtime starts it (the runtime's node, server-config's
+ * scripts) against the shared PostgreSQL, Artemis and simulator. Per runtime, in order: an order
+ * Processed; a hanging call retried by the supervisor; a refused step compensated (refund before release);
+ * an order from a legacy JMS client with its status notifications; 401 without credentials; kill -9 of the
+ * server mid-flight and a restart, after which every accepted order is Processed and nothing applied twice.
+ */
+class RuntimesIT {
+
+    private static final Logger LOG = Logger.getLogger(RuntimesIT.class.getName());
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    /** The default "order" workflow's steps, in order. */
+    private static final List<String> STEPS = List.of("reserve-inventory", "charge-payment", "arrange-shipping");
+    private static final int CRASH_ORDERS = 20;
+
+    @TestFactory
+    Stream<DynamicNode> everyRuntime() {
+        return Stream.of(AppRuntime.values()).map(runtime -> {
+            Scenarios s = new Scenarios(runtime);
+            String id = runtime.id();
+            return DynamicContainer.dynamicContainer(id, Stream.of(
+                    test(id + " starts", s::start),
+                    test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed()),
+                    test(id + ": a hanging call is retried by the supervisor", () -> s.ready().aHangingCallIsRetried()),
+                    test(id + ": a refused step is compensated, refund before release", () -> s.ready().aRefusedStepIsCompensated()),
+                    test(id + ": a legacy JMS client's order, with notifications", () -> s.ready().aLegacyJmsClientsOrder()),
+                    test(id + ": 401 without credentials", () -> s.ready().unauthenticatedIsRefused()),
+                    test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
+                    test(id + " stops", s::stop)));
+        });
+    }
+
+    private static DynamicTest test(String name, Executable body) {
+        return DynamicTest.dynamicTest(name, body);
+    }
+
+    /** One runtime's server and what is asked of it. */
+    private static final class Scenarios {
+
+        private final AppRuntime runtime;
+        private AppServerNode server;
+        private OrdersApi api;
+        private final SimulatorApi simulator = TestStack.simulator();
+
+        Scenarios(AppRuntime runtime) {
+            this.runtime = runtime;
+        }
+
+        void start() throws Exception {
+            var postgres = TestStack.postgres();
+            var broker = TestStack.broker();
+            AppServerConfig config = new AppServerConfig(httpPort(runtime), postgres.jdbcUrl(), postgres.appUser(),
+                    postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
+                    TestStack.simulatorUrl(), TestStack.appProperties(), "512m", "127.0.0.1");
+            String name = "runtime-" + runtime.id();
+            Path dir = TestStack.workDir().resolve(name);
+            server = runtime.newNode(TestStack.layout(), name, dir, dir.resolve(name + ".log"), config);
+            TestStack.USERS.forEach(server::addRealmUser);
+            simulator.clearFaults();
+            long t0 = System.nanoTime();
+            server.start();
+            LOG.info(runtime.label() + " ready in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            api = new OrdersApi(URI.create(server.baseUrl()));
+        }
+
+        /** Each scenario needs the server its runtime's first test started: without it, it fails saying so. */
+        Scenarios ready() {
+            assertNotNull(server, runtime.id() + " did not start (see its first test)");
+            assertTrue(server.isAlive(), runtime.id() + " is not running");
+            simulator.clearFaults();
+            return this;
+        }
+
+        void stop() {
+            if (server != null) {
+                server.stop();
+            }
+        }
+
+        void anOrderIsProcessed() {
+            String orderId = api.submit("c-rt-" + runtime.id());
+            JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
+            assertEquals("Processed", order.get("processState").asText(), order.toString());
+            assertEquals(STEPS, operations(orderId));
+        }
+
+        /**
+         * The second step's first call hangs past its complete-by; the supervisor takes the expired attempt
+         * back and a second attempt, once the hang is lifted, finishes the order. The call applied once.
+         */
+        void aHangingCallIsRetried() {
+            long faults = simulator.stats().get("faultsInjected").asLong();
+            simulator.fault("charge-payment", "hang", 1.0, 0);
+            String orderId = api.submit("c-rt-hang-" + runtime.id());
+            Poll.until("the first charge to hang at the simulator", WAIT,
+                    () -> simulator.stats().get("faultsInjected").asLong() > faults);
+            // Lifting the hang answers the calls it holds: only once the supervisor has taken the expired
+            // attempt back and started another is the first one's answer too late to count.
+            Poll.until("the supervisor to start a second charge attempt", WAIT,
+                    () -> api.get(orderId).get("steps").get(1).get("attempts").asInt() >= 2);
+            simulator.clearFaults();
+            JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
+            assertEquals("Processed", order.get("processState").asText(), order.toString());
+            JsonNode charge = order.get("steps").get(1);
+            assertEquals("charge-payment", charge.get("name").asText());
+            assertTrue(charge.get("attempts").asInt() >= 2, "the hanging attempt was retried: " + charge);
+            assertEquals(STEPS, operations(orderId), "each call applied once");
+        }
+
+        void aRefusedStepIsCompensated() {
+            simulator.fault("arrange-shipping", "fatal", 1.0, 0);
+            String orderId = api.submit("c-rt-comp-" + runtime.id());
+            JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
+            assertEquals("Compensated", order.get("processState").asText(), order.toString());
+            assertEquals(List.of("reserve-inventory", "charge-payment", "refund-payment", "release-inventory"),
+                    operations(orderId), "undone in reverse order: the refund before the release");
+        }
+
+        /** Artemis Core with a temporary reply queue, as a legacy javax/jakarta JMS client sends. */
+        void aLegacyJmsClientsOrder() {
+            String correlationId = "corr-rt-" + UUID.randomUUID();
+            try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+                TemporaryQueue replies = jms.createTemporaryQueue();
+                JMSConsumer consumer = jms.createConsumer(replies);
+                jms.createProducer().setJMSReplyTo(replies).setJMSCorrelationID(correlationId)
+                        .send(jms.createQueue("orders"), OrdersApi.order("c-rt-jms-" + runtime.id(), "A-1", 1));
+                List<Notification> notifications = Notification.untilFinal(consumer, WAIT);
+                assertEquals(List.of("received", "step-completed", "step-completed", "step-completed", "processed"),
+                        Notification.events(notifications), notifications.toString());
+                notifications.forEach(n -> assertEquals(correlationId, n.correlationId(), n.toString()));
+                assertEquals("Processed", api.get(notifications.get(0).orderId()).get("processState").asText());
+            }
+        }
+
+        void unauthenticatedIsRefused() {
+            Http.Reply reply = Http.get(URI.create(server.baseUrl() + "/api/orders"));
+            assertEquals(401, reply.status(), reply.body());
+            assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
+            assertTrue(reply.body().contains("\"status\":401"), reply.body());
+        }
+
+        /**
+         * Every call slowed, orders submitted, the server killed -9 with some Processed and some in flight,
+         * started again: every accepted order ends Processed with each step applied once.
+         */
+        void killNineAndRestart() throws Exception {
+            String prefix = "c-rt-crash-" + runtime.id() + "-";
+            long appliedTwice = simulator.stats().get("appliedTwice").asLong();
+            simulator.fault("*", "latency", 1.0, 1_000);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < CRASH_ORDERS; i++) {
+                ids.add(api.submit(prefix + i));
+            }
+            Poll.until("a few orders Processed before the kill", WAIT, () -> processed(prefix) >= 2);
+            server.kill9();
+            long atKill = processed(prefix);
+            LOG.info(runtime.label() + " killed -9 with " + atKill + " of " + CRASH_ORDERS + " orders Processed");
+            assertFalse(server.isAlive());
+            assertTrue(atKill < CRASH_ORDERS, "the kill came while orders were in flight");
+
+            simulator.clearFaults();
+            server.start();
+            for (String id : ids) {
+                JsonNode order = api.awaitState(id, Duration.ofSeconds(180), "Processed", "Error", "Compensated");
+                assertEquals("Processed", order.get("processState").asText(), order.toString());
+                assertEquals(STEPS.size(), simulator.effects(id).size(), "effects of " + id);
+            }
+            assertEquals(appliedTwice, simulator.stats().get("appliedTwice").asLong(), simulator.stats().toString());
+        }
+
+        private List<String> operations(String orderId) {
+            List<String> operations = new ArrayList<>();
+            simulator.effects(orderId).forEach(effect -> operations.add(effect.get("operation").asText()));
+            return operations;
+        }
+
+        private static long processed(String prefix) {
+            return TestStack.scalar("SELECT count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id"
+                    + " WHERE o.customer_id LIKE ? AND s.process_state = 'Processed'", prefix + "%");
+        }
+    }
+
+    /** An HTTP port whose runtime's other ports (Payara Server's domain, WildFly's offset ones) are free too. */
+    private static int httpPort(AppRuntime runtime) {
+        if (runtime == AppRuntime.PAYARA_MICRO) {
+            return TestStack.freePort();
+        }
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int http = 20_080 + ThreadLocalRandom.current().nextInt(300) * 100;
+            Map<String, Integer> ports = runtime == AppRuntime.PAYARA_SERVER ? PayaraServerNode.domainPorts(http)
+                    : WildFlyNode.serverPorts(http);
+            if (ports.values().stream().allMatch(RuntimesIT::free)) {
+                return http;
+            }
+        }
+        throw new IllegalStateException("no free ports for " + runtime.label());
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+}
