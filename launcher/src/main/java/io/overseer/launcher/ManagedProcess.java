@@ -45,7 +45,7 @@ public final class ManagedProcess {
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         Files.createDirectories(workDir);
         Files.writeString(logFile, "===== " + name + " starting at " + Instant.now() + ": "
-                + String.join(" ", command) + System.lineSeparator(),
+                + OwnerOnly.redacted(command) + System.lineSeparator(),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         List<String> cmd = new ArrayList<>();
         if (SETSID != null) {

@@ -96,7 +96,7 @@ public final class PayaraMicroNode extends AppServerNode {
                     + "set-hazelcast-configuration --interfaces=" + address + " --dynamic=true" + System.lineSeparator();
         }
         text += realmUserCommands(users);
-        Files.writeString(out, text);
+        OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;
     }
 

@@ -194,7 +194,7 @@ public final class PayaraServerNode extends AppServerNode {
                 + "deploy --name overseer " + layout.ear() + nl
                 + listenerCommands(layout.httpOpenTemplate()) + nl;
         Path out = workDir.resolve("post-boot.asadmin");
-        Files.writeString(out, text);
+        OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;
     }
 

@@ -167,7 +167,8 @@ public final class Stack implements AutoCloseable {
         if (lock != null) {
             return;
         }
-        Files.createDirectories(dataDir);
+        // Owner only: it holds the broker's and the servers' generated configuration, passwords included.
+        OwnerOnly.directory(dataDir);
         lockChannel = FileChannel.open(dataDir.resolve("launcher.lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         lock = lockChannel.tryLock();

@@ -60,6 +60,7 @@ class LauncherInstancesIT {
 
         assertOnlyLoopback(List.of(stack.postgres().pid(), stack.broker().pid(), stack.simulator().pid(),
                 first.pid(), second.pid()));
+        assertNoSecretReadableByOthers(options.dataDir(), stack.broker().password());
 
         long firstPid = first.pid();
         long secondPid = second.pid();
@@ -113,6 +114,48 @@ class LauncherInstancesIT {
             return !(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"));
         }).toList();
         assertTrue(exposed.isEmpty(), "listening beyond loopback: " + exposed);
+    }
+
+    /**
+     * The application's broker password (generated for this run; with it a local user could forge agent
+     * replies) is in no log line, and no file that holds it can be read by another local user: the file,
+     * and every directory above it up to the data directory, would have to grant others access.
+     */
+    private static void assertNoSecretReadableByOthers(java.nio.file.Path dataDir, String secret) throws Exception {
+        List<String> leaks = new java.util.ArrayList<>();
+        int files = 0;
+        try (var walk = java.nio.file.Files.walk(dataDir)) {
+            for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) walk::iterator) {
+                if (!java.nio.file.Files.isRegularFile(file) || java.nio.file.Files.size(file) > 50_000_000) {
+                    continue;
+                }
+                files++;
+                String text = new String(java.nio.file.Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+                if (!text.contains(secret)) {
+                    continue;
+                }
+                if (dataDir.relativize(file).startsWith("logs")) {
+                    leaks.add(file + " (a log)");
+                } else if (othersMayRead(dataDir, file)) {
+                    leaks.add(file + " (readable by others)");
+                }
+            }
+        }
+        LOG.info("Secrets check: " + files + " files under " + dataDir);
+        assertTrue(files > 10, "the walk saw the stack's files");
+        assertTrue(leaks.isEmpty(), "the broker password where others can read it: " + leaks);
+    }
+
+    private static boolean othersMayRead(java.nio.file.Path dataDir, java.nio.file.Path file) throws java.io.IOException {
+        if (!java.nio.file.Files.getPosixFilePermissions(file).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+            return false;
+        }
+        for (java.nio.file.Path dir = file.getParent(); dir != null && dir.startsWith(dataDir); dir = dir.getParent()) {
+            if (!java.nio.file.Files.getPosixFilePermissions(dir).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean ready(AppServerNode server) {
