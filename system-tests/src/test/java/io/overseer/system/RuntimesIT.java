@@ -68,7 +68,7 @@ class RuntimesIT {
                     test(id + ": a hanging call is retried by the supervisor", () -> s.ready().aHangingCallIsRetried()),
                     test(id + ": a refused step is compensated, refund before release", () -> s.ready().aRefusedStepIsCompensated()),
                     test(id + ": a legacy JMS client's order, with notifications", () -> s.ready().aLegacyJmsClientsOrder()),
-                    test(id + ": 401 without credentials", () -> s.ready().unauthenticatedIsRefused()),
+                    test(id + ": 401 without credentials, 403 without the role", () -> s.ready().unauthenticatedIsRefused()),
                     test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
                     test(id + " stops", s::stop)));
         });
@@ -181,6 +181,11 @@ class RuntimesIT {
             assertEquals(401, reply.status(), reply.body());
             assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType());
             assertTrue(reply.body().contains("\"status\":401"), reply.body());
+            // Authenticated, but without the role: 403, also a problem body.
+            Http.Reply forbidden = api.as(TestStack.credentials(TestStack.VIEWER))
+                    .submitRaw("application/json", OrdersApi.order("c-rt-403-" + runtime.id(), "A-1", 1));
+            assertEquals(403, forbidden.status(), forbidden.body());
+            assertTrue(forbidden.contentType().startsWith("application/problem+json"), forbidden.contentType());
         }
 
         /**
