@@ -159,6 +159,23 @@ class BadInputIT extends DeployedWarIT {
         assertEquals(ordersBefore, TestStack.countOrders());
     }
 
+    /**
+     * A Content-Type that is empty, malformed or given twice tells the server no more than none at all:
+     * 415 like a missing one, as a problem rather than the container's HTML error page.
+     */
+    @Test
+    void unreadableContentTypesAre415Problems() {
+        String body = OrdersApi.order("c-1", "A-1", 1);
+        for (String contentType : List.of("", "application/json;;;==", "/", "application json")) {
+            JsonNode problem = assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", contentType)
+                    .POST(HttpRequest.BodyPublishers.ofString(body))), 415);
+            assertTrue(problem.get("detail").asText().contains("application/json"), problem.toString());
+        }
+        assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body))), 415);
+        assertEquals(ordersBefore, TestStack.countOrders());
+    }
+
     @Test
     void callersNeedCredentialsAndTheRole() {
         String body = OrdersApi.order("c-1", "A-1", 1);
