@@ -176,6 +176,24 @@ class BadInputIT extends DeployedWarIT {
         assertEquals(ordersBefore, TestStack.countOrders());
     }
 
+    /** JSON is UTF-8 (RFC 8259): a body declared in another charset, or in one that does not exist, is refused. */
+    @Test
+    void charsetsOtherThanUtf8Are415Problems() {
+        for (String charset : List.of("UTF-16", "utf-16le", "ISO-8859-1", "bogus", "\"\"")) {
+            JsonNode problem = assertProblem(api.submitRaw("application/json; charset=" + charset,
+                    OrdersApi.order("c-1", "A-1", 1)), 415);
+            assertTrue(problem.get("detail").asText().contains("UTF-8"), problem.toString());
+        }
+        assertEquals(ordersBefore, TestStack.countOrders());
+        // UTF-8 however it is spelt, and no charset at all, are the same thing.
+        for (String contentType : List.of("application/json; charset=UTF-8", "application/json;charset=\"utf-8\"",
+                "application/json")) {
+            Http.Reply reply = api.submitRaw(contentType, OrdersApi.order("c-1", "A-1", 1));
+            assertEquals(202, reply.status(), contentType + ": " + reply.body());
+        }
+        ordersBefore = TestStack.countOrders();
+    }
+
     @Test
     void callersNeedCredentialsAndTheRole() {
         String body = OrdersApi.order("c-1", "A-1", 1);

@@ -1,6 +1,7 @@
 package io.overseer.api;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -22,8 +23,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * Reads every JSON request body of the API (all are records) through {@link StrictJson}, after
  * bounding its size: a declared Content-Length over the limit is refused with 413 before a byte is
  * read, and a chunked body is read only up to the limit plus one byte. The body must be UTF-8 (RFC 8259);
- * invalid byte sequences are a 400. Being more specific than the JSON-B provider's {@code Object}, this
- * reader is the one JAX-RS picks for records.
+ * invalid byte sequences are a 400, and a body declared in any other charset is a 415.
+ * Being more specific than the JSON-B provider's {@code Object}, this reader is the one JAX-RS picks for
+ * records.
  */
 @Provider
 @Consumes({MediaType.APPLICATION_JSON, "application/*+json"})
@@ -43,6 +45,7 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
     @Override
     public Record readFrom(Class<Record> type, Type genericType, Annotation[] annotations, MediaType mediaType,
                            MultivaluedMap<String, String> headers, InputStream body) throws IOException {
+        requireUtf8(mediaType);
         String declared = headers.getFirst(HttpHeaders.CONTENT_LENGTH);
         if (declared != null && declared.matches("\\d{1,18}") && Long.parseLong(declared) > maxBytes) {
             throw tooLarge();
@@ -52,6 +55,19 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
             throw tooLarge();
         }
         return StrictJson.read(utf8(bytes), type);
+    }
+
+    /**
+     * RFC 8259 defines no charset parameter for application/json, and JSON exchanged between systems is
+     * UTF-8; no parameter means UTF-8. A client that names another charset (or one that does not exist)
+     * has most likely sent bytes in it: read as UTF-8 they would be refused as invalid at best and
+     * misread at worst, so it is told plainly, before a byte is read.
+     */
+    private static void requireUtf8(MediaType mediaType) {
+        String charset = mediaType == null ? null : mediaType.getParameters().get(MediaType.CHARSET_PARAMETER);
+        if (charset != null && !charset.equalsIgnoreCase(StandardCharsets.UTF_8.name())) {
+            throw new NotSupportedException("JSON bodies are UTF-8 only (charset=UTF-8, or no charset)");
+        }
     }
 
     private WebApplicationException tooLarge() {

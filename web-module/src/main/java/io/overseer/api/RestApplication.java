@@ -40,7 +40,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "TooLarge", description = "The body exceeds the limit (64 KiB by default)",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
-                @APIResponse(name = "UnsupportedMediaType", description = "The body is not application/json",
+                @APIResponse(name = "UnsupportedMediaType", description = "The body is not application/json in UTF-8, or its"
+                        + " Content-Type cannot be read",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "KeyReused", description = "The Idempotency-Key was used for a different request",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem")))
