@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * that file so it exists before the WAR's MDBs activate. No --rootdir: a reused one redeploys on start.
  */
 public final class PayaraMicroNode extends AppServerNode {
+
+    /** The HTTP listener (and its protocol) of Payara Micro's domain. */
+    public static final String HTTP_LISTENER = "http-listener";
 
     private static final Logger LOG = LoggerFactory.getLogger(PayaraMicroNode.class);
 
@@ -77,7 +81,9 @@ public final class PayaraMicroNode extends AppServerNode {
 
     private Path writePostBoot(AppServerConfig config, List<RealmUser> users) throws IOException {
         Path template = layout.postBootTemplate();
-        String text = Templates.substitute(Files.readString(template), config.postBootValues(layout.rar().toString()));
+        Map<String, String> values = new HashMap<>(config.postBootValues(layout.rar().toString()));
+        values.put("HTTP_LISTENER", HTTP_LISTENER);
+        String text = Templates.substitute(Files.readString(template), values);
         Set<String> left = Templates.unresolved(text);
         if (!left.isEmpty()) {
             LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
@@ -102,7 +108,7 @@ public final class PayaraMicroNode extends AppServerNode {
 
     private Path writeListenerCommands(Path template, String name) throws IOException {
         Path out = workDir.resolve(name);
-        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", "http-listener")));
+        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", HTTP_LISTENER)));
         return out;
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,8 +185,9 @@ public final class PayaraServerNode extends AppServerNode {
     /** For the running server, in order: resources, realm users, the EAR, and the listener opened once it is deployed. */
     Path writePostBoot(AppServerConfig config, List<RealmUser> users) throws IOException {
         String nl = System.lineSeparator();
-        String text = Templates.substitute(Files.readString(layout.postBootTemplate()),
-                config.postBootValues(layout.rar().toString()));
+        Map<String, String> values = new HashMap<>(config.postBootValues(layout.rar().toString()));
+        values.put("HTTP_LISTENER", HTTP_LISTENER);
+        String text = Templates.substitute(Files.readString(layout.postBootTemplate()), values);
         Set<String> left = Templates.unresolved(text);
         if (!left.isEmpty()) {
             LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);

@@ -22,7 +22,8 @@ class PayaraMicroNodeTest {
     private PayaraMicroNode node(AppServerConfig config) throws IOException {
         Path stack = dir.resolve("stack");
         Files.createDirectories(stack.resolve("config"));
-        Files.writeString(stack.resolve("config/post-boot.asadmin"), "create-system-properties port=@HTTP_PORT@\n");
+        Files.writeString(stack.resolve("config/post-boot.asadmin"),
+                "create-system-properties port=@HTTP_PORT@\nset p.@HTTP_LISTENER@.http.x=true\n");
         return new PayaraMicroNode(StackLayout.fromDirectory(stack), "payara-2", dir.resolve("payara-2"),
                 dir.resolve("logs/payara-2.log"), config);
     }
@@ -44,6 +45,7 @@ class PayaraMicroNodeTest {
         PayaraMicroNode node = node(CONFIG);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
+        assertTrue(postBoot.contains("set p.http-listener.http.x=true\n"), postBoot);
         assertFalse(postBoot.contains("http-listener.address"), postBoot);
         assertFalse(postBoot.contains("set-hazelcast-configuration"), postBoot);
         assertFalse(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));

@@ -83,6 +83,7 @@ class PayaraServerNodeTest {
         int user = postBoot.indexOf("create-file-user");
         int deploy = postBoot.indexOf("deploy --name overseer " + dir.resolve("stack/overseer.ear"));
         int open = postBoot.indexOf("set y.http-listener-1.enabled=true");
+        assertTrue(postBoot.contains("set p.http-listener-1.http.x=true"), postBoot);
         assertTrue(resources >= 0 && resources < user && user < deploy && deploy < open, postBoot);
         assertFalse(postBoot.contains("demo:demo") || postBoot.contains("PASSWORD=demo"), "no password inline");
     }
@@ -90,7 +91,8 @@ class PayaraServerNodeTest {
     private PayaraServerNode node() throws IOException {
         Path stack = dir.resolve("stack");
         Files.createDirectories(stack.resolve("config"));
-        Files.writeString(stack.resolve("config/post-boot.asadmin"), "create-system-properties port=@HTTP_PORT@\n");
+        Files.writeString(stack.resolve("config/post-boot.asadmin"),
+                "create-system-properties port=@HTTP_PORT@\nset p.@HTTP_LISTENER@.http.x=true\n");
         Files.writeString(stack.resolve("config/http-closed.asadmin"), "set x.@HTTP_LISTENER@.enabled=false\n");
         Files.writeString(stack.resolve("config/http-open.asadmin"), "set y.@HTTP_LISTENER@.enabled=true\n");
         return new PayaraServerNode(StackLayout.fromDirectory(stack), "payara-server", dir.resolve("payara-server"),

@@ -3,6 +3,7 @@ package io.overseer.support;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerUser;
 import io.overseer.launcher.BrokerWiring;
+import io.overseer.launcher.PayaraMicroNode;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.RealmUser;
 import io.overseer.launcher.SimulatorNode;
@@ -157,8 +158,8 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     /**
-     * The server-config post-boot file filled in for this stack, plus the test operator: Payara Micro
-     * runs it at boot, Payara Server through asadmin multimode.
+     * The server-config post-boot file filled in for this stack and Payara Micro's HTTP listener, plus the
+     * test operator; Payara Micro runs it at boot.
      */
     public static Path writePostBoot(Path file) throws IOException {
         Map<String, String> values = new LinkedHashMap<>();
@@ -169,6 +170,7 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));
         values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
+        values.put("HTTP_LISTENER", PayaraMicroNode.HTTP_LISTENER);
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
                 + System.lineSeparator() + userCommands());
         return file;
