@@ -1,5 +1,6 @@
 package io.overseer.system;
 
+import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import io.overseer.launcher.PayaraServerNode;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
+import io.overseer.support.RawHttp;
 import io.overseer.support.TestStack;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -20,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -124,6 +127,30 @@ class EarOnPayaraServerIT {
         for (String check : List.of("workers", "database-pool")) {
             assertTrue(live.body().contains("\"" + check + "\""), live.body());
         }
+    }
+
+    /**
+     * What the server itself answers, rather than the application, is set up on Payara Server as on Micro:
+     * content on a DELETE reaches authentication (post-boot.asadmin), and a 422 has its reason phrase.
+     */
+    @Test
+    void theServersOwnAnswersAreProblemsWithTheirPhrases() {
+        URI root = URI.create(server.baseUrl() + "/");
+        assertProblem(Http.send(HttpRequest.newBuilder(root.resolve("api/orders/x")).header("Content-Type",
+                "application/json").method("DELETE", HttpRequest.BodyPublishers.ofString("{}"))), 401);
+
+        OrdersApi api = new OrdersApi(root);
+        String key = UUID.randomUUID().toString();
+        String first = OrdersApi.order("c-ear-phrase", "A-1", 1);
+        assertEquals(202, Http.send(Http.authorized(HttpRequest.newBuilder(root.resolve("api/orders")), api.credentials())
+                .header("Content-Type", "application/json").header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(first))).status());
+        String other = OrdersApi.order("c-ear-phrase", "A-1", 2);
+        RawHttp.Answer reused = RawHttp.exchange(root, "POST /api/orders HTTP/1.1\r\nHost: " + root.getAuthority()
+                + "\r\nAuthorization: " + api.credentials().header() + "\r\nIdempotency-Key: " + key
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + other.length()
+                + "\r\nConnection: close\r\n\r\n" + other);
+        assertEquals("HTTP/1.1 422 Unprocessable Content", reused.statusLine(), reused.text());
     }
 
     /** An HTTP port whose domain's ports (admin, IIOP, JMX, ... see PayaraServerNode) are all free. */
