@@ -69,6 +69,7 @@ class RuntimesIT {
                     test(id + ": a refused step is compensated, refund before release", () -> s.ready().aRefusedStepIsCompensated()),
                     test(id + ": a legacy JMS client's order, with notifications", () -> s.ready().aLegacyJmsClientsOrder()),
                     test(id + ": 401 without credentials, 403 without the role", () -> s.ready().unauthenticatedIsRefused()),
+                    test(id + ": bad input is a 4xx problem and stores nothing", () -> s.ready().badInputIsAProblem()),
                     test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
                     test(id + " stops", s::stop)));
         });
@@ -186,6 +187,20 @@ class RuntimesIT {
                     .submitRaw("application/json", OrdersApi.order("c-rt-403-" + runtime.id(), "A-1", 1));
             assertEquals(403, forbidden.status(), forbidden.body());
             assertTrue(forbidden.contentType().startsWith("application/problem+json"), forbidden.contentType());
+        }
+
+        /** Bad input is a problem body on every server, and stores nothing. */
+        void badInputIsAProblem() {
+            long before = TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id LIKE ?", "c-rt-bad-%");
+            for (String[] request : List.of(new String[] {"text/plain", "hello"},
+                    new String[] {"application/json", "{\"customerId\":\"c-rt-bad-1\",\"items\":[{\"sku\":\"A-1\"}"},
+                    new String[] {"application/json; charset=UTF-16", OrdersApi.order("c-rt-bad-2", "A-1", 1)})) {
+                Http.Reply reply = api.submitRaw(request[0], request[1]);
+                assertTrue(reply.status() == 400 || reply.status() == 415, request[0] + " " + request[1] + " -> " + reply.status()
+                        + " " + reply.body());
+                assertTrue(reply.contentType().startsWith("application/problem+json"), reply.contentType() + " " + reply.body());
+            }
+            assertEquals(before, TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id LIKE ?", "c-rt-bad-%"));
         }
 
         /**
