@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.AlertSubscriber;
 import io.overseer.support.TestStack;
 import java.time.Duration;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The pattern's single-step flow on Payara Micro with real PostgreSQL, Artemis and the remote-service
@@ -15,12 +18,19 @@ import org.junit.jupiter.api.Test;
  * It uses the "single-charge" task type (one step, giving up means Error), defined by configuration in
  * {@link TestStack}. The server runs with a 3 s complete-by and 3 retries, so expiries come quickly.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OrderFlowIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String SINGLE = "single-charge";
 
+    /**
+     * First: the tests below leave the remote service's circuit open for a while (their timeouts count as
+     * its failures), and a call the open circuit refuses makes this order expire, which is not what this
+     * test is about (seen in CI on a loaded machine: failureCount 2). CircuitBreakerIT covers the circuit.
+     */
     @Test
+    @Order(1)
     void anOrderIsProcessedAndItsEffectAppliedOnce() {
         String orderId = api.submit("c-flow", SINGLE);
 
