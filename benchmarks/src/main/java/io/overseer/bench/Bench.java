@@ -72,7 +72,7 @@ public final class Bench {
         run.options = o;
         run.args = args;
         run.startedAt = HUMAN.format(started);
-        run.machine = Machine.describe(o.root());
+        run.machine = Machine.describe(o.root(), o.runtime());
         run.title = o.title() != null ? o.title() : "Run " + run.startedAt + " (" + run.machine.git() + ")";
         run.warmupOrders = o.quick() ? 20 : 2000; // as many as each peer gets (Peers: --warmup)
 
@@ -97,6 +97,7 @@ public final class Bench {
         try {
             stack.start();
             run.stackStartSeconds = (System.nanoTime() - t0) / 1e9;
+            run.serverReadyMillis = stack.serverReadyMillis();
             List<String> exposed = PortCheck.nonLoopbackListeners(Set.copyOf(stack.pids()));
             if (!exposed.isEmpty()) {
                 throw new IllegalStateException("the stack listens beyond loopback: " + exposed);
@@ -119,14 +120,14 @@ public final class Bench {
         Db db = new Db(stack.jdbcUrl(), BenchStack.DB, BenchStack.DB);
         run.postgresVersion = "PostgreSQL " + db.text("SHOW server_version");
         Simulator simulator = new Simulator(stack.simulatorUrl());
-        run.sampler = new Sampler(stack.payaraPid());
+        run.sampler = new Sampler(stack.serverPid());
         String runId = Long.toString(System.currentTimeMillis(), 36);
         PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId);
         RestOrders rest = new RestOrders(stack.baseUrl());
         int c = o.clients();
 
         // Warm-up: JIT, pools and caches, so the first measured phase is not the first work the server does.
-        // As large as the peers' (2,000 tasks): a cold Payara ran the same REST burst at half the rate it
+        // As large as the peers' (2,000 tasks): a cold Payara Micro ran the same REST burst at half the rate it
         // reached once warm (48 → 102 three-step orders/s, three bursts of 3,000 in a row).
         List<String> warm = phases.run("warmup-order", "warm-up", PhaseRunner.Kind.PEAK, run.warmupOrders, c, 0, 3, 3,
                 true, p -> rest.submitter(p, null)).problems();
@@ -141,7 +142,7 @@ public final class Bench {
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));
 
-        JfrProfile jfr = o.jfr() ? new JfrProfile(stack.payaraPid(), runDir.resolve("payara-e2e.jfr")) : null;
+        JfrProfile jfr = o.jfr() ? new JfrProfile(stack.serverPid(), runDir.resolve("server-e2e.jfr")) : null;
         if (jfr != null) {
             jfr.start();
         }

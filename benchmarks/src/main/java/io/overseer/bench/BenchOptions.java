@@ -10,6 +10,7 @@ import java.util.List;
  */
 record BenchOptions(
         boolean quick,
+        BenchRuntime runtime,
         int noopOrders,
         int e2eOrders,
         int latencySeconds,
@@ -28,11 +29,14 @@ record BenchOptions(
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
 
-            Starts its own stack (embedded PostgreSQL, Artemis, simulator, Payara Micro -Xmx512m) on
-            loopback ports PORT-BASE..PORT-BASE+4 with a fresh data directory under target/bench/,
-            measures, checks every order, stops everything, and writes a dated report.
+            Starts its own stack (embedded PostgreSQL, Artemis, simulator, an application server
+            -Xmx512m) on loopback ports PORT-BASE..PORT-BASE+4 with a fresh data directory under
+            target/bench/, measures, checks every order, stops everything, and writes a dated report.
 
               --quick                 short run for CI: small sizes, report to target/bench/quick-report.md
+              --runtime R             payara-micro|payara-server|wildfly: the server (default payara-micro: the
+                                      WAR; the other two run the EAR and open more ports around PORT-BASE:
+                                      payara-server PORT-BASE-43..+6, wildfly PORT-BASE-4552, +363, +1910)
               --orders N              no-op backlog for the overhead figure (default 20000; quick 300)
               --e2e-orders N          three-step orders per end-to-end peak run, REST and JMS (1500; quick 150)
               --latency-seconds S     paced latency run length, REST and JMS each (60; quick 10)
@@ -41,7 +45,7 @@ record BenchOptions(
               --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
               --scale-finished A,B    finished orders for the state-store scale probe (10000,1000000; quick 1000,10000)
               --port-base P           first of the five ports (18380)
-              --jfr                   JFR recording of Payara during the end-to-end phase, top-20 methods
+              --jfr                   JFR recording of the server during the end-to-end phase, top-20 methods
               --without-peers         run without the peers and ceilings (their columns say "not run")
               --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
@@ -51,6 +55,7 @@ record BenchOptions(
 
     static BenchOptions parse(String[] args, Path root) {
         boolean quick = List.of(args).contains("--quick");
+        BenchRuntime runtime = BenchRuntime.PAYARA_MICRO;
         int noop = quick ? 300 : 20_000;
         int e2e = quick ? 150 : 1500;
         int latency = quick ? 10 : 60;
@@ -68,6 +73,7 @@ record BenchOptions(
             String a = args[i];
             switch (a) {
                 case "--quick" -> { }
+                case "--runtime" -> runtime = runtime(a, value(args, ++i, a));
                 case "--jfr" -> jfr = true;
                 case "--without-peers" -> withoutPeers = true;
                 case "--save-baseline" -> saveBaseline = true;
@@ -87,7 +93,8 @@ record BenchOptions(
         if (report == null) {
             report = quick ? root.resolve("target/bench/quick-report.md") : root.resolve("BENCHMARKS.md");
         }
-        return new BenchOptions(quick, noop, e2e, latency, clients, peerTasks, peerRepeat, scale, portBase, jfr,
+        requirePlaceable(runtime, portBase);
+        return new BenchOptions(quick, runtime, noop, e2e, latency, clients, peerTasks, peerRepeat, scale, portBase, jfr,
                 withoutPeers, saveBaseline, title, report, root);
     }
 
@@ -113,6 +120,39 @@ record BenchOptions(
 
     List<Integer> ports() {
         return List.of(httpPort(), simulatorPort(), brokerPort(), consolePort(), dbPort());
+    }
+
+    /** The five ports and the ones the runtime opens besides HTTP: all must be free before the start. */
+    List<Integer> allPorts() {
+        List<Integer> all = new ArrayList<>(ports());
+        all.addAll(runtime.extraPorts(httpPort()).values());
+        return all;
+    }
+
+    /**
+     * The runtime's extra ports (placed from the HTTP port, as the launcher places them) must be real ports
+     * and none of the bench's own five: otherwise the launcher refuses, or two servers fight over a port.
+     */
+    private static void requirePlaceable(BenchRuntime runtime, int portBase) {
+        List<Integer> own = List.of(portBase, portBase + 1, portBase + 2, portBase + 3, portBase + 4);
+        runtime.extraPorts(portBase).forEach((what, p) -> {
+            if (p < 1024 || p > 65535) {
+                throw new UsageException("--runtime " + runtime.id() + " with --port-base " + portBase + " puts its "
+                        + what + " port on " + p + ", outside 1024-65535: choose another --port-base");
+            }
+            if (own.contains(p)) {
+                throw new UsageException("--runtime " + runtime.id() + " with --port-base " + portBase + " puts its "
+                        + what + " port on " + p + ", one of the bench's five ports: choose another --port-base");
+            }
+        });
+    }
+
+    private static BenchRuntime runtime(String flag, String v) {
+        BenchRuntime r = BenchRuntime.byId(v);
+        if (r == null) {
+            throw new UsageException(flag + " must be one of " + BenchRuntime.ids() + ", got: " + v);
+        }
+        return r;
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -15,6 +15,7 @@ final class BenchRun {
     String endedAt;
     double totalSeconds;
     double stackStartSeconds;
+    long serverReadyMillis = -1;
     String postgresVersion = "PostgreSQL (unknown)";
     Sampler sampler;
     int warmupOrders;

@@ -1,48 +1,28 @@
 package io.overseer.bench;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * The stack the benchmark measures, started with the project's launcher on the bench's own ports and data
- * directory. The launcher is given a staged stack directory (--stack-dir) instead of its own: the same
- * Payara Micro, adapter, Artemis and simulator (symlinks), a copy of this worktree's WAR with the no-op
- * agent's jar added to WEB-INF/lib, a post-boot file with two lines more that keep Payara's HTTP
- * listener and its Hazelcast port on 127.0.0.1, and a broker.xml with one queue more for ArtemisCeiling.
- * No change to the launcher is needed.
+ * directory, with the runtime --runtime chose and a staged stack directory ({@link StackStaging}).
  */
 final class BenchStack implements AutoCloseable {
 
     static final String DB = "overseer";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
-    private static final String LOOPBACK_ONLY = """
-
-            # ./bench: every listener on loopback only (Payara Micro binds all interfaces by default)
-            set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1
-            set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true
-            """;
-
-    /** ArtemisCeiling's own queue (empty, used by nothing else); the "#" security setting lets operators use it. */
-    static final String CEILING_QUEUE_NAME = "bench.ceiling";
-    private static final String CEILING_QUEUE = "   <address name=\"" + CEILING_QUEUE_NAME + "\"><anycast><queue name=\""
-            + CEILING_QUEUE_NAME + "\"/></anycast></address>\n      ";
-
     private final BenchOptions options;
     private final Path runDir;
     private final Path launcherLog;
     private Process launcher;
-    private long payaraPid = -1;
+    private long serverPid = -1;
+    private long serverReadyMillis = -1;
 
     BenchStack(BenchOptions options, Path runDir) {
         this.options = options;
@@ -55,28 +35,39 @@ final class BenchStack implements AutoCloseable {
         Path root = options.root();
         Path launcherJar = root.resolve("launcher/target/overseer-launcher.jar");
         Path builtStack = root.resolve("launcher/target/stack");
-        Path war = root.resolve("micro-war/target/overseer.war");
+        BenchRuntime runtime = options.runtime();
+        Path application = runtime.runsEar() ? root.resolve("ear/target/overseer.ear") : root.resolve("micro-war/target/overseer.war");
+        Path server = builtStack.resolve(switch (runtime) {
+            case PAYARA_MICRO -> "payara-micro.jar";
+            case PAYARA_SERVER -> "payara6";
+            case WILDFLY -> "wildfly-" + Machine.wildflyVersion(builtStack);
+        });
         Path agentJar = root.resolve("benchmarks/target/overseer-benchmarks-noop-agent.jar");
-        List<String> missing = Stream.of(launcherJar, builtStack.resolve("payara-micro.jar"), war, agentJar)
+        List<String> missing = Stream.of(launcherJar, server, application, agentJar)
                 .filter(p -> !Files.exists(p)).map(Path::toString).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("not built (run mvn -B -DskipTests install): missing " + missing);
         }
-        PortCheck.requireFree(options.ports());
-        Path stack = stage(builtStack, war, agentJar);
+        PortCheck.requireFree(options.allPorts());
+        Path stack = StackStaging.stage(runtime, builtStack, runDir.resolve("stack"), application, agentJar);
         Path workflows = runDir.resolve("workflows.json");
         Files.writeString(workflows, "{\"workflows\":[{\"name\":\"noop\",\"steps\":[{\"name\":\"noop\"}]}]}\n");
 
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-jar", launcherJar.toString(),
                 "--stack-dir", stack.toString(),
+                "--runtime", runtime.id(),
                 "--data-dir", runDir.resolve("data").toString(),
                 "--http-port", Integer.toString(options.httpPort()),
                 "--simulator-port", Integer.toString(options.simulatorPort()),
                 "--broker-port", Integer.toString(options.brokerPort()),
                 "--console-port", Integer.toString(options.consolePort()),
                 "--db-port", Integer.toString(options.dbPort()),
-                "-D", "overseer.workflows.file=" + workflows,
-                "-D", "hazelcast.socket.bind.any=false"));
+                "-D", "overseer.workflows.file=" + workflows));
+        if (runtime == BenchRuntime.PAYARA_MICRO) {
+            // With the post-boot file's interface, Micro's data grid stays on loopback. Payara Server's node
+            // sets this property itself; WildFly has no Hazelcast.
+            cmd.addAll(List.of("-D", "hazelcast.socket.bind.any=false"));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true)
                 .redirectOutput(launcherLog.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         // The launcher reads OVERSEER_* variables as defaults: none of a ./run's may leak into the bench's stack.
@@ -96,45 +87,20 @@ final class BenchStack implements AutoCloseable {
             }
             Thread.sleep(500);
         }
-        payaraPid = launcher.toHandle().descendants()
-                .filter(h -> h.info().commandLine().map(c -> c.contains("payara-micro.jar")).orElse(false))
+        serverPid = launcher.toHandle().descendants()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(runtime.commandLineMarker())).orElse(false))
                 .mapToLong(ProcessHandle::pid).findFirst()
-                .orElseThrow(() -> new IllegalStateException("Payara Micro's process not found under the launcher"));
-        Log.info("stack ready; Payara Micro pid " + payaraPid);
+                .orElseThrow(() -> new IllegalStateException(runtime.label() + "'s process (" + runtime.commandLineMarker()
+                        + ") not found under the launcher"));
+        serverReadyMillis = readyMillis(Files.readString(launcherLog), runtime);
+        Log.info("stack ready; " + runtime.label() + " pid " + serverPid + ", ready in " + serverReadyMillis + " ms");
     }
 
-    private Path stage(Path builtStack, Path war, Path agentJar) throws IOException {
-        Path stack = runDir.resolve("stack");
-        Files.createDirectories(stack.resolve("config"));
-        try (Stream<Path> entries = Files.list(builtStack)) {
-            for (Path p : entries.toList()) {
-                String name = p.getFileName().toString();
-                if (!name.equals("overseer.war") && !name.equals("config")) {
-                    Files.createSymbolicLink(stack.resolve(name), p.toAbsolutePath());
-                }
-            }
-        }
-        String brokerXml = Files.readString(builtStack.resolve("config/broker.xml"));
-        if (!brokerXml.contains("</addresses>")) {
-            throw new IllegalStateException("broker.xml has no </addresses> to add the ceiling's queue to");
-        }
-        Files.writeString(stack.resolve("config/broker.xml"), brokerXml.replace("</addresses>", CEILING_QUEUE + "</addresses>"));
-        Files.writeString(stack.resolve("config/post-boot.asadmin"),
-                Files.readString(builtStack.resolve("config/post-boot.asadmin")) + LOOPBACK_ONLY);
-        try (Stream<Path> config = Files.list(builtStack.resolve("config"))) {
-            for (Path p : config.toList()) {
-                if (!Files.exists(stack.resolve("config").resolve(p.getFileName()))) {
-                    Files.copy(p, stack.resolve("config").resolve(p.getFileName())); // e.g. http-closed/-open.asadmin
-                }
-            }
-        }
-        Path benchWar = stack.resolve("overseer.war");
-        Files.copy(war, benchWar);
-        try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + benchWar.toUri()), Map.of())) {
-            Files.copy(agentJar, zip.getPath("/WEB-INF/lib/overseer-bench-noop-agent.jar"),
-                    StandardCopyOption.REPLACE_EXISTING);
-        }
-        return stack;
+    /** The launcher's "<label> ready at URL (pid N) in M ms" line: the server's own start, M; -1 if absent. */
+    static long readyMillis(String launcherLog, BenchRuntime runtime) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(runtime.label())
+                + " ready at \\S+ \\(pid \\d+\\) in (\\d+) ms").matcher(launcherLog);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
     String baseUrl() {
@@ -153,8 +119,14 @@ final class BenchStack implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + options.dbPort() + "/" + database;
     }
 
-    long payaraPid() {
-        return payaraPid;
+    /** The application server's JVM (found by {@link BenchRuntime#commandLineMarker}). */
+    long serverPid() {
+        return serverPid;
+    }
+
+    /** The server's start as the launcher measured it (launch to ready), in ms; -1 when its log did not say. */
+    long serverReadyMillis() {
+        return serverReadyMillis;
     }
 
     /** Every process of the stack: the launcher and its descendants (the servers run in their own sessions). */
@@ -181,7 +153,7 @@ final class BenchStack implements AutoCloseable {
         }
     }
 
-    /** SIGTERM to the launcher (it stops Payara, the simulator, Artemis and PostgreSQL in order), then SIGKILL. */
+    /** SIGTERM to the launcher (it stops the server, the simulator, Artemis and PostgreSQL in order), then SIGKILL. */
     @Override
     public void close() {
         Process p = launcher;

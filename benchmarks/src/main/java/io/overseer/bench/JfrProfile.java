@@ -10,7 +10,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * --jfr: a JFR recording of the running Payara Micro (jcmd JFR.start / JFR.stop, no restart), and its
+ * --jfr: a JFR recording of the running application server (jcmd JFR.start / JFR.stop, no restart), and its
  * hottest methods: the top frame of every jdk.ExecutionSample, counted.
  */
 final class JfrProfile {

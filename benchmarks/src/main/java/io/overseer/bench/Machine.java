@@ -10,13 +10,38 @@ import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 
 /** What the figures were measured on and with: machine, JDK, component versions, code revision. */
-record Machine(int cores, double ramGiB, String kernel, String jdk, String payara, String artemis, String git) {
+record Machine(int cores, double ramGiB, String kernel, String jdk, String server, String artemis, String git) {
 
-    static Machine describe(Path root) {
+    static Machine describe(Path root, BenchRuntime runtime) {
+        Path stack = root.resolve("launcher/target/stack");
         return new Machine(Runtime.getRuntime().availableProcessors(), memTotalGiB(), read("/proc/sys/kernel/osrelease"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                payaraVersion(root.resolve("launcher/target/stack/payara-micro.jar")),
-                artemisVersion(root.resolve("launcher/target/stack")), git(root));
+                runtime.label() + " " + serverVersion(stack, runtime), artemisVersion(stack), git(root));
+    }
+
+    private static String serverVersion(Path stack, BenchRuntime runtime) {
+        return switch (runtime) {
+            case PAYARA_MICRO -> payaraVersion(stack.resolve("payara-micro.jar"));
+            case PAYARA_SERVER -> payaraServerVersion(stack.resolve("payara6/glassfish/config/branding/glassfish-version.properties"));
+            case WILDFLY -> wildflyVersion(stack);
+        };
+    }
+
+    /** major.minor.update of the unpacked Payara Server, as its branding file says. */
+    private static String payaraServerVersion(Path branding) {
+        try (InputStream in = Files.newInputStream(branding)) {
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("major_version", "?") + "." + p.getProperty("minor_version", "?") + "."
+                    + p.getProperty("update_version", "?");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** The unpacked WildFly's version, from its directory's name (wildfly-39.0.1.Final), as the launcher finds it. */
+    static String wildflyVersion(Path stack) {
+        return versionOf(stack, "wildfly-");
     }
 
     private static double memTotalGiB() {
@@ -57,9 +82,14 @@ record Machine(int cores, double ramGiB, String kernel, String jdk, String payar
     }
 
     private static String artemisVersion(Path stack) {
+        return versionOf(stack, "apache-artemis-");
+    }
+
+    /** The newest directory {@code prefix}VERSION of the stack (the launcher's choice too): VERSION. */
+    private static String versionOf(Path stack, String prefix) {
         try (Stream<Path> s = Files.list(stack)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("apache-artemis-"))
-                    .map(n -> n.substring("apache-artemis-".length())).findFirst().orElse("unknown");
+            return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix))
+                    .sorted().reduce((a, b) -> b).map(n -> n.substring(prefix.length())).orElse("unknown");
         } catch (IOException e) {
             return "unknown";
         }

@@ -61,7 +61,7 @@ final class Peers {
                 "--db", Db.PEERS_DB, "--seconds", o.quick() ? "3" : "10", "--clients", "1,8,32"), 10));
         jobs.add(new Job("ArtemisCeiling", ARTEMIS, List.of("--host", "127.0.0.1", "--port",
                 Integer.toString(o.brokerPort()), "--user", brokerUser, "--password", brokerPassword,
-                "--queue", BenchStack.CEILING_QUEUE_NAME, "--messages", o.quick() ? "2000" : "20000",
+                "--queue", StackStaging.CEILING_QUEUE_NAME, "--messages", o.quick() ? "2000" : "20000",
                 "--warmup", o.quick() ? "500" : "2000"), 10));
         // ScaleProbe copies the application's tables into a scratch schema of the application's database.
         List<String> app = List.of("--jdbc", stack.jdbcUrl(), "--user", BenchStack.DB, "--password", BenchStack.DB);

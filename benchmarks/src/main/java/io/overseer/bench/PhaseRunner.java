@@ -54,8 +54,8 @@ final class PhaseRunner {
         problems.addAll(Verifier.check(name, d, orders, restIds ? submitted.acceptedIds() : null, stepsPerOrder,
                 before, after, effectsPerOrder));
         if (sampler.diedDuring() != null) {
-            problems.add(name + ": Payara Micro's process (sampled for RSS) died during " + sampler.diedDuring()
-                    + " (the launcher restarts it; see payara.log and launcher.log of the run)");
+            problems.add(name + ": the application server's process (sampled for RSS) died during " + sampler.diedDuring()
+                    + " (the launcher restarts it; see the server's log and launcher.log of the run)");
         }
         problems.forEach(p -> Log.info("CHECK FAILED " + p));
 

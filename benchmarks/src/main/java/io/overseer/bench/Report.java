@@ -31,9 +31,12 @@ final class Report {
         line("## " + run.title);
         line("");
         line("`./bench " + String.join(" ", run.args.stream().map(a -> a.contains(" ") ? "'" + a + "'" : a).toList()) + "`, " + run.startedAt + " to " + run.endedAt + " UTC ("
-                + f0(run.totalSeconds / 60) + " min; stack start " + f0(run.stackStartSeconds) + " s). Code: " + m.git() + ".");
+                + f0(run.totalSeconds / 60) + " min; stack start " + f0(run.stackStartSeconds) + " s, of which " + o.runtime().label()
+                + " " + (run.serverReadyMillis < 0 ? "n/a" : f1(run.serverReadyMillis / 1000.0) + " s") + " from launch to ready). Code: " + m.git() + ".");
+        line("Runtime: **" + m.server() + "** (`--runtime " + o.runtime().id() + "`, the " + (o.runtime().runsEar() ? "EAR" : "WAR")
+                + " with the no-op agent added).");
         line("Machine: " + m.cores() + " cores, " + f1(m.ramGiB()) + " GiB RAM, kernel " + m.kernel() + ", " + m.jdk()
-                + ". Payara Micro " + m.payara() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
+                + ". " + m.server() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
                 + ", db-scheduler " + version("peer.db-scheduler.lock-and-fetch.noop") + ", JobRunr " + version("peer.jobrunr.noop") + ".");
         line("Settings: " + o.noopOrders() + " no-op orders (overhead), " + o.e2eOrders() + " three-step orders per"
                 + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.clients() + " REST clients / JMS"
@@ -44,7 +47,7 @@ final class Report {
         double[] load = run.sampler.load(null);
         line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
                 + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"
-                + " load generator, Payara, Artemis, PostgreSQL, the simulator and the peers share the cores.");
+                + " load generator, " + o.runtime().label() + ", Artemis, PostgreSQL, the simulator and the peers share the cores.");
         line("Warm-up before measuring: " + run.warmupOrders + " three-step orders over REST, as many over JMS and "
                 + run.warmupOrders + " no-op orders, " + run.options.clients() + " clients (checked, not reported; each"
                 + " peer warms up with 2000 tasks).");
@@ -53,7 +56,7 @@ final class Report {
         peersTable();
         if (!run.jfrTop.isEmpty()) {
             line("");
-            line("Hottest methods in Payara during the end-to-end peak phases (JFR execution samples, top frame):");
+            line("Hottest methods in " + run.options.runtime().label() + " during the end-to-end peak phases (JFR execution samples, top frame):");
             line("");
             line("| % | samples | method |");
             line("|---|---|---|");
@@ -106,7 +109,7 @@ final class Report {
                 rss.append(rss.length() == 0 ? "" : ", ").append(phase).append(' ').append(f0(mib));
             }
         });
-        line("| Payara Micro RSS, max under load (VmRSS, sampled each second) | " + f0(run.sampler.maxRssMiB(null))
+        line("| " + run.options.runtime().label() + " RSS, max under load (VmRSS, sampled each second) | " + f0(run.sampler.maxRssMiB(null))
                 + " MiB | per phase: " + rss + " |");
         scaleRows();
         line("");

@@ -12,7 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Once a second: Payara Micro's resident set (VmRSS of /proc/PID/status) and the machine's 1-minute load
+ * Once a second: the application server's resident set (VmRSS of /proc/PID/status) and the machine's 1-minute load
  * average, each sample tagged with the phase running, so the report can say both per phase.
  */
 final class Sampler implements AutoCloseable {
@@ -35,7 +35,7 @@ final class Sampler implements AutoCloseable {
         timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
     }
 
-    /** The phase during which the sampled Payara Micro process disappeared, or null while it lives. */
+    /** The phase during which the sampled server process disappeared, or null while it lives. */
     String diedDuring() {
         return diedDuring;
     }

@@ -46,6 +46,62 @@ class BenchOptionsTest {
     }
 
     @Test
+    void runtimeDefaultsToPayaraMicroAndTheHelpSaysSo() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--quick"}, ROOT);
+        assertEquals(BenchRuntime.PAYARA_MICRO, o.runtime());
+        assertEquals(o.ports(), o.allPorts());
+        assertTrue(BenchOptions.USAGE.contains("--runtime R             payara-micro|payara-server|wildfly"));
+        assertTrue(BenchOptions.USAGE.contains("(default payara-micro"));
+    }
+
+    @Test
+    void earRuntimesAreParsedWithTheirExtraPortsPlacedAsTheLauncherPlacesThem() {
+        BenchOptions server = BenchOptions.parse(new String[] {"--quick", "--runtime", "payara-server"}, ROOT);
+        assertEquals(BenchRuntime.PAYARA_SERVER, server.runtime());
+        // PayaraServerNode.domainPorts(18380): port base 18300, admin + 48, JMX + 86
+        assertEquals(18348, server.runtime().extraPorts(18380).get("admin"));
+        assertEquals(List.of(18337, 18338, 18339, 18348, 18349, 18359, 18366, 18376, 18386),
+                server.allPorts().subList(5, server.allPorts().size()));
+        BenchOptions wildfly = BenchOptions.parse(new String[] {"--runtime", "WildFly", "--port-base", "20000"}, ROOT);
+        assertEquals(BenchRuntime.WILDFLY, wildfly.runtime());
+        // WildFlyNode.serverPorts(20000): offset 11920
+        assertEquals(List.of(15448, 20363, 21910), wildfly.allPorts().subList(5, 8));
+    }
+
+    @Test
+    void aPortBaseThatPutsTheRuntimesPortsOutOfRangeIsRefused() {
+        String lowWildFly = assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--runtime", "wildfly", "--port-base", "5000"}, ROOT)).getMessage();
+        assertTrue(lowWildFly.contains("IIOP port on 448"), lowWildFly);
+        assertTrue(lowWildFly.contains("choose another --port-base"), lowWildFly);
+        String highWildFly = assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--port-base", "64000", "--runtime", "wildfly"}, ROOT)).getMessage();
+        assertTrue(highWildFly.contains("management port on 65910"), highWildFly);
+        String lowServer = assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--runtime", "payara-server", "--port-base", "1060"}, ROOT)).getMessage();
+        assertTrue(lowServer.contains("IIOP port on 1017"), lowServer);
+        // Payara Micro places no extra port: the same port base is fine for it
+        assertEquals(5000, BenchOptions.parse(new String[] {"--port-base", "5000"}, ROOT).portBase());
+    }
+
+    @Test
+    void anUnknownRuntimeIsRefusedNamingTheChoices() {
+        String m = assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--runtime", "tomee"}, ROOT)).getMessage();
+        assertTrue(m.startsWith("--runtime must be one of payara-micro|payara-server|wildfly"), m);
+        assertTrue(assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--runtime"}, ROOT)).getMessage().contains("needs a value"));
+    }
+
+    @Test
+    void theServersStartIsReadFromTheLaunchersReadyLine() {
+        String log = "19:40:01 INFO PostgreSQL ready in 1300 ms\n"
+                + "19:40:58 INFO WildFly ready at http://127.0.0.1:18380 (pid 4242) in 41234 ms\n";
+        assertEquals(41234, BenchStack.readyMillis(log, BenchRuntime.WILDFLY));
+        assertEquals(-1, BenchStack.readyMillis(log, BenchRuntime.PAYARA_SERVER));
+    }
+
+    @Test
     void percentilesAreNearestRank() {
         List<Double> v = List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0);
         assertEquals(5.0, Stats.percentile(v, 50));
