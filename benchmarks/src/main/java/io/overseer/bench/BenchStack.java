@@ -88,7 +88,7 @@ final class BenchStack implements AutoCloseable {
             Thread.sleep(500);
         }
         serverPid = launcher.toHandle().descendants()
-                .filter(h -> h.info().commandLine().map(c -> c.contains(runtime.commandLineMarker())).orElse(false))
+                .filter(h -> commandLine(h).contains(runtime.commandLineMarker()))
                 .mapToLong(ProcessHandle::pid).findFirst()
                 .orElseThrow(() -> new IllegalStateException(runtime.label() + "'s process (" + runtime.commandLineMarker()
                         + ") not found under the launcher"));
@@ -117,6 +117,19 @@ final class BenchStack implements AutoCloseable {
 
     String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + options.dbPort() + "/" + database;
+    }
+
+    /**
+     * A process's whole command line: /proc's, as ProcessHandle's can be cut short (Payara Server's, with
+     * its long class path, did not show its main class).
+     */
+    private static String commandLine(ProcessHandle process) {
+        try {
+            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+            return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException | RuntimeException gone) {
+            return process.info().commandLine().orElse("");
+        }
     }
 
     /** The application server's JVM (found by {@link BenchRuntime#commandLineMarker}). */
