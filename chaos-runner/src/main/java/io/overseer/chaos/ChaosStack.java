@@ -183,7 +183,10 @@ final class ChaosStack implements AutoCloseable {
     /** A run of {@code size} consecutive ports that are free on loopback now, from a random start. */
     private static int freeRange(int size, Random random) {
         for (int attempt = 0; attempt < 200; attempt++) {
-            int base = 20000 + random.nextInt(20000);
+            // Below Linux's ephemeral range (32768+): a port from it can be taken, while its server is down,
+            // by a client retrying it that is given that very port (a self-connect), and the restarted server
+            // cannot bind it (seen: a killed PostgreSQL could not come back, "Address already in use").
+            int base = 20000 + random.nextInt(12700 - size);
             boolean free = true;
             for (int p = base; p < base + size && free; p++) {
                 free = isFree(p);
@@ -192,7 +195,7 @@ final class ChaosStack implements AutoCloseable {
                 return base;
             }
         }
-        throw new IllegalStateException("no " + size + " consecutive free ports found between 20000 and 40000");
+        throw new IllegalStateException("no " + size + " consecutive free ports found between 20000 and 32700");
     }
 
     private static boolean isFree(int port) {

@@ -330,11 +330,33 @@ public final class TestStack implements LauncherSessionListener {
         }
     }
 
+    /**
+     * A free loopback port below Linux's ephemeral range (32768-60999). A port from that range (what
+     * {@code new ServerSocket(0)} gives) can be taken while its server is down by the outgoing connections
+     * that retry it: a client connecting to 127.0.0.1:P with nothing listening may be given P as its own
+     * port and connect to itself, and the restarted server then cannot bind P (seen in the chaos run: a
+     * killed PostgreSQL could not come back, "Address already in use").
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 500; attempt++) {
+            int port = 20_000 + random.nextInt(12_700);
+            if (TAKEN.add(port) && free(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port between 20000 and 32700");
+    }
+
+    /** Ports handed out in this JVM: two calls in a row never get the same one before either is bound. */
+    private static final java.util.Set<Integer> TAKEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return true;
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return false;
         }
     }
 
