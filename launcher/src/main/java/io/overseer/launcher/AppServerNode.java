@@ -214,6 +214,21 @@ public abstract class AppServerNode implements Node {
         return commands.toString();
     }
 
+    /** Copies a directory tree, files with their attributes, over whatever is at {@code to}. */
+    static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
     static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;

@@ -292,17 +292,4 @@ public final class PayaraServerNode extends AppServerNode {
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         return out;
     }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
 }

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -110,7 +109,7 @@ public final class WildFlyNode extends AppServerNode {
             deleteTree(base.resolve(fresh));
         }
         copyTree(template.resolve("configuration"), base.resolve("configuration"));
-        ownerOnly(base.resolve("configuration"));
+        OwnerOnly.directory(base.resolve("configuration"));
         Files.createDirectories(base.resolve("deployments"));
         Files.createDirectories(base.resolve("data"));
         writeUsers(base.resolve("configuration"), users);
@@ -196,7 +195,7 @@ public final class WildFlyNode extends AppServerNode {
         }
         deleteTree(dir);
         copyTree(home.resolve("standalone/configuration"), dir.resolve("configuration"));
-        ownerOnly(dir.resolve("configuration")); // configure.cli writes the passwords into standalone-full.xml
+        OwnerOnly.directory(dir.resolve("configuration")); // configure.cli writes the passwords into standalone-full.xml
         Path props = writeProperties(workDir.resolve("overseer.properties"), properties);
         Path offline = workDir.resolve("configure-offline.cli");
         Files.writeString(offline, "embed-server --server-config=" + CONFIG + " --std-out=discard" + System.lineSeparator()
@@ -209,11 +208,6 @@ public final class WildFlyNode extends AppServerNode {
         return dir;
     }
 
-    /** A directory only its owner may enter: what it holds (passwords) stays unreadable to other users. */
-    private static void ownerOnly(Path dir) throws IOException {
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-    }
-
     /** Properties for a CLI run, readable by their owner only (they hold passwords). */
     private static Path writeProperties(Path file, Map<String, String> properties) throws IOException {
         StringBuilder text = new StringBuilder();
@@ -224,9 +218,7 @@ public final class WildFlyNode extends AppServerNode {
             }
             text.append(k).append('=').append(v).append(System.lineSeparator());
         });
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, text);
+        OwnerOnly.write(file, text.toString());
         return file;
     }
 
@@ -245,10 +237,7 @@ public final class WildFlyNode extends AppServerNode {
             roles.append(user.name()).append('=').append(String.join(",", user.groups())).append(System.lineSeparator());
         }
         for (var file : Map.of("application-users.properties", passwords, "application-roles.properties", roles).entrySet()) {
-            Path path = configuration.resolve(file.getKey());
-            Files.deleteIfExists(path);
-            Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(path, file.getValue());
+            OwnerOnly.write(configuration.resolve(file.getKey()), file.getValue().toString());
         }
     }
 
@@ -287,19 +276,6 @@ public final class WildFlyNode extends AppServerNode {
             return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
         }
     }
 }
