@@ -6,7 +6,7 @@ package io.overseer.statestore;
  * once, rather than trusted: text that does not fit its column fails the whole transition, which rolls
  * back, is redelivered, ends in the dead-letter queue, and leaves the step to time out instead of failing.
  */
-final class ReasonText {
+public final class ReasonText {
 
     /** The length of the columns that hold a reason (order_state.last_error, order_history.reason). */
     static final int MAX_LENGTH = 1000;
@@ -21,7 +21,7 @@ final class ReasonText {
      * other than tab and line breaks: PostgreSQL refuses NUL in text outright, and each other control
      * character grows to six in the JSON of a status notification, whose outbox row is bounded too.
      */
-    static String stored(String text) {
+    public static String stored(String text) {
         if (text == null) {
             return null;
         }
