@@ -2,7 +2,7 @@
 // its endpoint every 2 s while the tab is visible. Plain ES2020, no framework.
 //
 // Safety rules this file keeps: every string from the server reaches the page as a text node or an
-// attribute value (never innerHTML); links are built from our own routes with encodeURIComponent, and
+// attribute value (never parsed as markup); links are built from our own routes with encodeURIComponent, and
 // the one link the server names (the Artemis console) is taken only if it is http(s). Credentials live
 // in sessionStorage (gone with the tab), travel in an Authorization header the page sets itself, and
 // fetch runs with credentials 'omit', so the browser neither adds remembered ones nor prompts for them.
@@ -537,12 +537,12 @@
                     section('Throughput and failures', hourChart(o.lastHour, o.at)),
                     section('Alerts', alerts(o.alerts || []))),
                 h('div', {class: 'grid'},
-                    section('Oldest waiting order', o.oldestWaiting
-                        ? h('p', null, orderLink(o.oldestWaiting.orderId), ' ', badge(o.oldestWaiting.processState),
+                    section('Queue depths', queueTable(o.queues || [], true), h('p', null, brokerLink(o.brokerConsole))),
+                    h('div', null, section('Oldest waiting order', o.oldestWaiting
+                        ? h('p', {id: 'oldest-waiting'}, orderLink(o.oldestWaiting.orderId), ' ', badge(o.oldestWaiting.processState),
                             ' waiting ', duration(o.oldestWaiting.waitingSeconds))
                         : h('p', {class: 'muted'}, 'Nothing waits.')),
-                    section('Queue depths', queueTable(o.queues || [], true), h('p', null, brokerLink(o.brokerConsole)))),
-                section('Dispatch',
+                    section('Dispatch',
                     pauses.length
                         ? h('ul', {class: 'plain', id: 'active-pauses'}, pauses.map((p) => h('li', null,
                             h('strong', null, p.scope === 'all' ? 'everything' : p.scope), ' paused by ', p.pausedBy,
@@ -552,7 +552,7 @@
                     h('div', {class: 'buttons'},
                         allPaused ? actionButton('Resume everything', 'resume-all', resumeAsk('all'))
                             : actionButton('Pause everything', 'pause-all', pauseAsk('all')),
-                        h('a', {href: '#/pauses'}, 'Pause one operation…'))),
+                        h('a', {href: '#/pauses'}, 'Pause one operation…'))))),
             ];
         });
         return page;
