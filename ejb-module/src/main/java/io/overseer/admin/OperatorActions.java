@@ -30,6 +30,8 @@ public class OperatorActions {
     DispatchQueue dispatchQueue;
     @Inject
     Clocks clocks;
+    @Inject
+    AuditLog audit;
 
     /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
     public boolean resubmit(String orderId, String operator, String reason) {
@@ -59,6 +61,8 @@ public class OperatorActions {
             dispatchQueue.announce(state.orderId(), state.notBefore() == null || !state.notBefore().isAfter(now)
                     ? java.time.Duration.ZERO : java.time.Duration.between(now, state.notBefore()));
         }
+        audit.record(operator, action.equals("resubmitted") ? "resubmit" : "cancel", state.orderId(), reason,
+                "now " + state.processState());
         LOG.log(Level.INFO, "Order {0} {1} by operator {2} ({3}): now {4}",
                 new Object[] {state.orderId(), action, operator, reason, state.processState()});
     }

@@ -56,6 +56,23 @@ public class JobLease {
     }
 
     /**
+     * Notes what the holder's last run did ({@code last_run_at}, {@code last_run_note}), for operators.
+     * Only while {@code lease} is the current tenure; a deposed holder's note is dropped. Its own
+     * transaction: a note is not worth failing anything for, and the caller logs a failure.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void note(HeldLease lease, OffsetDateTime at, String note) {
+        em.createNativeQuery("UPDATE job_lease SET last_run_at = ?1, last_run_note = ?2"
+                        + " WHERE name = ?3 AND holder = ?4 AND epoch = ?5")
+                .setParameter(1, at)
+                .setParameter(2, note.length() <= 300 ? note : note.substring(0, 300))
+                .setParameter(3, lease.job())
+                .setParameter(4, lease.holder())
+                .setParameter(5, lease.epoch())
+                .executeUpdate();
+    }
+
+    /**
      * Refuses the caller's write unless {@code lease} is still the current tenure, and keeps it current
      * until the caller's transaction ends. No expiry check: under the share lock nobody can take over, so
      * a lapsed tenure that nobody has taken over yet still writes safely; the epoch is what counts.

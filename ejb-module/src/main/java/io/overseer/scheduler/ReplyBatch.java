@@ -4,6 +4,7 @@ import io.overseer.agent.AgentReply;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.workflow.WorkflowDefinition;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -51,6 +52,13 @@ final class ReplyBatch {
 
     static Result apply(Map<String, OrderState> locked, List<AgentReply> replies,
                         Function<String, WorkflowDefinition> workflows, String instance, OffsetDateTime now) {
+        return apply(locked, replies, workflows, instance, now, PausedDispatch.NONE);
+    }
+
+    /** As above; an attempt a reply would start whose operation is paused is not started: its record parks. */
+    static Result apply(Map<String, OrderState> locked, List<AgentReply> replies,
+                        Function<String, WorkflowDefinition> workflows, String instance, OffsetDateTime now,
+                        PausedDispatch paused) {
         List<Attempt> started = new ArrayList<>();
         Set<OrderState> moved = new LinkedHashSet<>();
         List<AgentReply> stale = new ArrayList<>();
@@ -66,7 +74,8 @@ final class ReplyBatch {
                     if (reply.outcome() == AgentReply.Outcome.HANDED_BACK) {
                         handedBack.add(state.orderId());
                     }
-                    applyOne(state, reply, workflows.apply(state.workflow()), instance, now).ifPresent(started::add);
+                    applyOne(state, reply, workflows.apply(state.workflow()), instance, now, paused)
+                            .ifPresent(started::add);
                 }
             }
         }
@@ -74,12 +83,12 @@ final class ReplyBatch {
     }
 
     private static Optional<Attempt> applyOne(OrderState state, AgentReply reply, WorkflowDefinition definition,
-                                              String instance, OffsetDateTime now) {
+                                              String instance, OffsetDateTime now, PausedDispatch paused) {
         Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
         return switch (reply.outcome()) {
-            case SUCCEEDED -> state.succeed(instance, reply.epoch(), reply.stepSeq(), now, definition, agent);
+            case SUCCEEDED -> state.succeed(instance, reply.epoch(), reply.stepSeq(), now, definition, agent, paused);
             case FAILED -> state.fail(instance, reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(),
-                    now, definition, agent);
+                    now, definition, agent, paused);
             case HANDED_BACK -> {
                 state.handBack(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), now, agent);
                 yield Optional.empty();

@@ -9,6 +9,7 @@ import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderContent;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.WorkflowRegistry;
@@ -82,11 +83,16 @@ public class Scheduler {
     }
 
     private int start(List<OrderState> claimable, String reason) {
+        if (claimable.isEmpty()) {
+            return 0;
+        }
         OffsetDateTime now = clocks.now();
         Actor scheduler = Actor.of(Actor.Kind.scheduler, instance.id());
+        PausedDispatch paused = store.pausedDispatch();
         List<Attempt> attempts = new ArrayList<>(claimable.size());
         for (OrderState state : claimable) {
-            attempts.add(state.claim(instance.id(), now, workflows.get(state.workflow()), scheduler, reason));
+            state.claim(instance.id(), now, workflows.get(state.workflow()), scheduler, reason, paused)
+                    .ifPresent(attempts::add);
             store.saveHistory(state);
         }
         request(attempts);
@@ -101,7 +107,8 @@ public class Scheduler {
     public List<AgentReply> applyReplies(List<AgentReply> replies) {
         Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
                 .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
-        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, instance.id(), clocks.now());
+        PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : store.pausedDispatch();
+        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, instance.id(), clocks.now(), paused);
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
                 new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()}));
         result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",

@@ -33,6 +33,11 @@ import java.util.Optional;
  * <p>Every claim increments {@code epoch}; replies name the epoch they answer, and any other epoch is a
  * stale reply of an abandoned attempt. Every transition is added to the history. Callers hold the
  * row's pessimistic lock (see {@link StateStore}).
+ *
+ * <p>An attempt whose operation an operator has paused ({@link PausedDispatch}) is not started: the
+ * record is parked instead — Pending, or Compensating with nobody on it, with {@code pausedOn} naming
+ * the operation — holding no complete-by, so no wait of it ever counts as a failure. Resuming clears
+ * {@code pausedOn} ({@link StateStore#unpark}) and the record is claimed again.
  */
 @Entity
 @Table(name = "order_state")
@@ -66,6 +71,9 @@ public class OrderState {
     private int historyCount;
     @Column(name = "notify_submitter", nullable = false)
     private boolean notifySubmitter;
+    /** The operation this record waits for while an operator has paused it; null when not parked. */
+    @Column(name = "paused_on", length = 64)
+    private String pausedOn;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
@@ -106,11 +114,11 @@ public class OrderState {
         return notifySubmitter;
     }
 
-    /** Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it. */
+    /** Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it, not parked. */
     public boolean isClaimable(OffsetDateTime now) {
         boolean waiting = processState == ProcessState.Pending
                 || (processState == ProcessState.Compensating && lockedBy == null);
-        return waiting && (notBefore == null || !notBefore.isAfter(now));
+        return waiting && pausedOn == null && (notBefore == null || !notBefore.isAfter(now));
     }
 
     /** A scheduler instance takes the task exclusively and starts its next step, or next compensation. */
@@ -120,14 +128,34 @@ public class OrderState {
 
     /** As {@link #claim(String, OffsetDateTime, WorkflowDefinition, Actor)}, saying in the history why. */
     public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor, String reason) {
+        return claim(owner, now, definition, actor, reason, PausedDispatch.NONE).orElseThrow();
+    }
+
+    /**
+     * A scheduler claims the record and starts its next attempt — unless that attempt's operation is
+     * paused: then the record is parked (see the class comment) and nothing starts.
+     */
+    public Optional<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                                   String reason, PausedDispatch paused) {
         if (!isClaimable(now)) {
-            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy, "claim");
+            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy
+                    + (pausedOn == null ? "" : ", parked on " + pausedOn), "claim");
         }
         if (processState == ProcessState.Pending) {
+            String operation = definition.step(nextStep().name()).operation();
+            if (paused.holds(operation)) {
+                park(operation, now, actor);
+                return Optional.empty();
+            }
             moveTask(ProcessState.Processing, now, actor, reason);
-            return startStep(owner, now, definition, actor);
+            return Optional.of(startStep(owner, now, definition, actor));
         }
-        return startCompensation(owner, now, definition, actor);
+        return startCompensation(owner, now, definition, actor, paused);
+    }
+
+    /** The operation this record waits for, parked while it is paused; null if it is not parked. */
+    public String pausedOn() {
+        return pausedOn;
     }
 
     /** Whether a reply naming this epoch and step answers the attempt now running. */
@@ -153,11 +181,17 @@ public class OrderState {
      */
     public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
                                      WorkflowDefinition definition, Actor agent) {
+        return succeed(owner, replyEpoch, stepSeq, now, definition, agent, PausedDispatch.NONE);
+    }
+
+    /** As {@link #succeed(String, long, int, OffsetDateTime, WorkflowDefinition, Actor)}; a paused next attempt parks. */
+    public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
+                                     WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
-            return continueCompensation(owner, now, definition);
+            return continueCompensation(owner, now, definition, paused);
         }
         moveStep(step, StepStatus.Completed, now, agent, "applied", StepStatus.Running);
         if (steps.stream().allMatch(s -> s.state() == StepStatus.Completed)) {
@@ -165,7 +199,15 @@ public class OrderState {
             moveTask(ProcessState.Processed, now, agent, "every step completed");
             return Optional.empty();
         }
-        return Optional.of(startStep(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)));
+        Actor scheduler = Actor.of(Actor.Kind.scheduler, owner);
+        String operation = definition.step(nextStep().name()).operation();
+        if (paused.holds(operation)) {
+            release();
+            moveTask(ProcessState.Pending, now, scheduler, parkedReason(operation));
+            pausedOn = operation;
+            return Optional.empty();
+        }
+        return Optional.of(startStep(owner, now, definition, scheduler));
     }
 
     /**
@@ -174,6 +216,12 @@ public class OrderState {
      */
     public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
                                   WorkflowDefinition definition, Actor agent) {
+        return fail(owner, replyEpoch, stepSeq, reason, now, definition, agent, PausedDispatch.NONE);
+    }
+
+    /** As {@link #fail(String, long, int, String, OffsetDateTime, WorkflowDefinition, Actor)}; a paused compensation parks. */
+    public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+                                  WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
         step.unlock();
         if (processState == ProcessState.Compensating) {
@@ -182,7 +230,8 @@ public class OrderState {
             return Optional.empty();
         }
         moveStep(step, StepStatus.Failed, now, agent, reason, StepStatus.Running);
-        return giveUp(definition.step(step.name()), step.name() + " failed: " + reason, owner, now, definition, agent);
+        return giveUp(definition.step(step.name()), step.name() + " failed: " + reason, owner, now, definition, agent,
+                paused);
     }
 
     /**
@@ -248,7 +297,7 @@ public class OrderState {
             return false;
         }
         moveStep(step, StepStatus.TimedOut, now, actor, reason, StepStatus.Running);
-        giveUp(definition.step(step.name()), reason, null, now, definition, actor);
+        giveUp(definition.step(step.name()), reason, null, now, definition, actor, PausedDispatch.NONE);
         return processState == ProcessState.Compensating;
     }
 
@@ -301,6 +350,7 @@ public class OrderState {
             moveStep(step, StepStatus.TimedOut, now, operator, "abandoned: " + reason, StepStatus.Running);
         });
         release();
+        pausedOn = null; // it no longer waits for its forward step; its compensations may park again
         // An agent may still be calling for the abandoned attempt until its complete-by; undoing before
         // then could be overtaken by that late call. Agents never call past the complete-by.
         notBefore = abandonedUntil != null && abandonedUntil.isAfter(now) ? abandonedUntil : null;
@@ -318,7 +368,7 @@ public class OrderState {
     }
 
     private Optional<Attempt> giveUp(StepDefinition step, String reason, String owner, OffsetDateTime now,
-                                     WorkflowDefinition definition, Actor actor) {
+                                     WorkflowDefinition definition, Actor actor, PausedDispatch paused) {
         release();
         if (step.onExhausted() == StepDefinition.OnExhausted.ERROR) {
             toError(reason, now, actor);
@@ -326,13 +376,15 @@ public class OrderState {
         }
         recordError(reason);
         moveTask(ProcessState.Compensating, now, actor, reason);
-        return owner == null ? finishIfNothingToUndo(now, definition, actor) : continueCompensation(owner, now, definition);
+        return owner == null ? finishIfNothingToUndo(now, definition, actor)
+                : continueCompensation(owner, now, definition, paused);
     }
 
-    private Optional<Attempt> continueCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition) {
+    private Optional<Attempt> continueCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
+                                                   PausedDispatch paused) {
         Optional<Attempt> next = finishIfNothingToUndo(now, definition, Actor.of(Actor.Kind.scheduler, owner));
         return processState == ProcessState.Compensating
-                ? Optional.of(startCompensation(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner)))
+                ? startCompensation(owner, now, definition, Actor.of(Actor.Kind.scheduler, owner), paused)
                 : next;
     }
 
@@ -344,22 +396,45 @@ public class OrderState {
         return Optional.empty();
     }
 
-    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
-        StepState step = inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
+    private StepState nextStep() {
+        return inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
+    }
+
+    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        StepState step = nextStep();
         StepDefinition spec = definition.step(step.name());
         moveStep(step, StepStatus.Running, now, actor, "started", StepStatus.NotStarted);
         return lockAttempt(step, spec.operation(), false, owner, now.plus(spec.completeBy()), now);
     }
 
-    private Attempt startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+    private Optional<Attempt> startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
+                                                Actor actor, PausedDispatch paused) {
         StepState step = nextToCompensate(definition).orElseThrow(() ->
                 new IllegalTransitionException(orderId, processState, "start a compensation (none left)"));
         StepDefinition spec = definition.step(step.name());
+        String operation = spec.compensationOperation().orElseThrow();
+        if (paused.holds(operation)) {
+            release();
+            park(operation, now, actor);
+            return Optional.empty();
+        }
         if (step.state() != StepStatus.Compensating) {
             moveStep(step, StepStatus.Compensating, now, actor, "undoing", StepStatus.Completed, StepStatus.TimedOut);
         }
-        return lockAttempt(step, spec.compensationOperation().orElseThrow(), true, owner, now.plus(spec.completeBy()), now);
+        return Optional.of(lockAttempt(step, operation, true, owner, now.plus(spec.completeBy()), now));
+    }
+
+    /** Parks the waiting record (Pending, or Compensating with nobody on it) on a paused operation. */
+    private void park(String operation, OffsetDateTime now, Actor actor) {
+        history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState,
+                parkedReason(operation)));
+        pausedOn = operation;
+        updatedAt = now;
+    }
+
+    private static String parkedReason(String operation) {
+        return "waits: dispatch of " + operation + " is paused";
     }
 
     /** An unfinished compensation first, then the newest step that needs undoing and can be undone. */

@@ -7,11 +7,12 @@ import java.util.List;
 
 /**
  * A read-only snapshot of an order and its state records, as the API shows it. Null fields are
- * written as null (not left out): clients read "lockedBy": null as "nobody holds it".
+ * written as null (not left out): clients read "lockedBy": null as "nobody holds it", and "pausedOn":
+ * null as "not waiting for a paused operation".
  */
 @JsonbNillable
 @JsonbPropertyOrder({"orderId", "customerId", "items", "workflow", "processState", "failureCount", "lockedBy",
-        "completeBy", "lastError", "createdAt", "updatedAt", "steps"})
+        "completeBy", "lastError", "pausedOn", "createdAt", "updatedAt", "steps"})
 public record OrderView(
         String orderId,
         String customerId,
@@ -22,6 +23,7 @@ public record OrderView(
         String lockedBy,
         OffsetDateTime completeBy,
         String lastError,
+        String pausedOn,
         OffsetDateTime createdAt,
         OffsetDateTime updatedAt,
         List<Step> steps) {
@@ -39,7 +41,7 @@ public record OrderView(
         return new OrderView(order.orderId(), order.customerId(),
                 order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(),
                 state.workflow(), state.processState(), state.failureCount(), state.lockedBy(),
-                state.completeBy(), state.lastError(), state.createdAt(), state.updatedAt(),
+                state.completeBy(), state.lastError(), state.pausedOn(), state.createdAt(), state.updatedAt(),
                 state.steps().stream()
                         .map(step -> new Step(step.name(), step.state(), step.lockedBy(), step.completeBy(),
                                 step.failureCount() + step.compensationFailures(), step.attempts(), step.updatedAt()))

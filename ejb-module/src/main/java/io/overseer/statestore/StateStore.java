@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -104,9 +105,42 @@ public class StateStore {
         return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
     }
 
-    /** What a scheduler may claim: Pending, or Compensating with nobody on it, and due. ?1 = now. */
+    /**
+     * What a scheduler may claim: Pending, or Compensating with nobody on it, not parked on a paused
+     * operation, and due. ?1 = now. Its first two clauses are the predicate of the partial index
+     * order_state_claimable (V10), which the poller's query reads.
+     */
     static final String CLAIMABLE = "(process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
-            + " AND (not_before IS NULL OR not_before <= ?1)";
+            + " AND paused_on IS NULL AND (not_before IS NULL OR not_before <= ?1)";
+
+    /**
+     * The operations paused now, read in the caller's transaction with a share lock on each pause row:
+     * a resume deletes its row only after the transactions that read it (and may have parked records
+     * on it) have committed, and then unparks what they parked. A claim that read no row, because the
+     * pause committed after it began, still starts its attempt: a pause holds claims that begin after it.
+     */
+    @SuppressWarnings("unchecked")
+    public PausedDispatch pausedDispatch() {
+        List<String> scopes = em.createNativeQuery("SELECT scope FROM dispatch_pause FOR SHARE").getResultList();
+        return scopes.isEmpty() ? PausedDispatch.NONE : new PausedDispatch(Set.copyOf(scopes));
+    }
+
+    /**
+     * Clears the parking of the records waiting for {@code operation} (or of every parked record, for
+     * {@link PausedDispatch#ALL}) and returns their ids, for the caller to announce. Their updated_at
+     * moves to now, so that the stranded-order poller finds them if an announcement is lost.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> unpark(String scope, OffsetDateTime now) {
+        boolean all = PausedDispatch.ALL.equals(scope);
+        var query = em.createNativeQuery("UPDATE order_state SET paused_on = NULL, updated_at = ?1, version = version + 1"
+                + " WHERE paused_on IS NOT NULL" + (all ? "" : " AND paused_on = ?2") + " RETURNING order_id");
+        query.setParameter(1, now);
+        if (!all) {
+            query.setParameter(2, scope);
+        }
+        return query.getResultList();
+    }
 
     /** Locks the task's row (SELECT … FOR UPDATE) until the transaction ends. */
     public Optional<OrderState> lock(String orderId) {

@@ -56,12 +56,13 @@ public class ExpiredStepRecovery {
     JobLease leases;
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public void recover(String orderId, HeldLease lease) throws LeaseLostException {
+    /** @return whether the order's attempt had expired and was retried or given up */
+    public boolean recover(String orderId, HeldLease lease) throws LeaseLostException {
         leases.fence(lease);
         var now = clocks.now();
         OrderState state = store.lock(orderId).orElse(null);
         if (state == null || !state.isExpired(now)) {
-            return;
+            return false;
         }
         WorkflowDefinition definition = workflows.get(state.workflow());
         StepDefinition step = definition.step(state.lockedStepName());
@@ -81,5 +82,6 @@ public class ExpiredStepRecovery {
         if (state.processState() == ProcessState.Error) {
             alerts.raise(orderId, "needs-operator", state.lastError());
         }
+        return true;
     }
 }

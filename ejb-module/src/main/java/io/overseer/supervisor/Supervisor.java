@@ -1,5 +1,6 @@
 package io.overseer.supervisor;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.overseer.messaging.Courier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Heartbeat;
@@ -45,6 +46,8 @@ public class Supervisor {
 
     private static final Logger LOG = Logger.getLogger(Supervisor.class.getName());
     static final String LEASE = "supervisor";
+    /** Expired attempts the supervisor retried or gave up, on this instance. */
+    public static final String RECOVERIES = "overseer.supervisor.recoveries";
 
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile boolean holdingOff;
@@ -66,6 +69,8 @@ public class Supervisor {
     Clocks clocks;
     @Inject
     Progress progress;
+    @Inject
+    MeterRegistry metrics;
 
     @PostConstruct
     void watched() {
@@ -106,15 +111,24 @@ public class Supervisor {
 
     private void recoverExpired(HeldLease held) {
         List<String> expired = store.expired(clocks.now(), settings.batch());
+        int recovered = 0;
+        int failed = 0;
         for (String orderId : expired) {
             try {
-                recovery.recover(orderId, held);
+                recovered += recovery.recover(orderId, held) ? 1 : 0;
             } catch (LeaseLostException e) {
                 LOG.log(Level.WARNING, "Supervisor sweep stopped: {0}; the lease's holder sweeps now", e.getMessage());
                 return;
             } catch (RuntimeException e) {
+                failed++;
                 LOG.log(Level.WARNING, "Could not recover order " + orderId + "; next sweep retries", e);
             }
+        }
+        if (!expired.isEmpty()) {
+            // For the console: what the last sweep that found work did. Best effort, after the recoveries.
+            lease.note(held, clocks.now(), "recovered " + recovered + " of " + expired.size() + " expired attempts"
+                    + (failed == 0 ? "" : ", " + failed + " failed (retried next sweep)"));
+            metrics.counter(RECOVERIES).increment(recovered);
         }
     }
 }

@@ -353,4 +353,77 @@ class OrderStateTest {
                 "reserve:NotStarted>Running@scheduler", "reserve:Running>Completed@agent",
                 "charge:NotStarted>Running@scheduler"), moves);
     }
+
+    private static PausedDispatch paused(String... scopes) {
+        return new PausedDispatch(java.util.Set.of(scopes));
+    }
+
+    @Test
+    void aClaimWhoseFirstOperationIsPausedParksTheOrderWithoutStartingAnything() {
+        OrderState state = pending(ORDER);
+        state.drainHistory();
+
+        Optional<Attempt> attempt = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("reserve"));
+
+        assertTrue(attempt.isEmpty());
+        assertEquals(ProcessState.Pending, state.processState());
+        assertEquals("reserve", state.pausedOn());
+        assertNull(state.lockedBy());
+        assertNull(state.completeBy(), "a parked order holds no complete-by: the supervisor never sees it");
+        assertEquals(0, state.epoch());
+        assertFalse(state.isClaimable(T0.plusSeconds(60)), "parked until resumed");
+        assertEquals("waits: dispatch of reserve is paused", state.drainHistory().get(0).reason());
+    }
+
+    @Test
+    void pausingEverythingParksTooAndAnUnrelatedPauseDoesNot() {
+        assertEquals("reserve", claimed(paused(PausedDispatch.ALL)).pausedOn());
+        OrderState other = pending(ORDER);
+        assertTrue(other.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("ship")).isPresent());
+        assertNull(other.pausedOn());
+    }
+
+    private static OrderState claimed(PausedDispatch paused) {
+        OrderState state = pending(ORDER);
+        state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused);
+        return state;
+    }
+
+    @Test
+    void aCompletedStepWhoseNextOperationIsPausedParksTheOrderPendingWithoutFailure() {
+        OrderState state = pending(ORDER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+
+        Optional<Attempt> next = state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(1), ORDER, AGENT, paused("charge"));
+
+        assertTrue(next.isEmpty());
+        assertEquals(ProcessState.Pending, state.processState());
+        assertEquals("charge", state.pausedOn());
+        assertNull(state.lockedBy());
+        assertNull(state.completeBy());
+        assertEquals(0, state.failureCount());
+        assertEquals(StepStatus.Completed, state.steps().get(0).state());
+        assertEquals(StepStatus.NotStarted, state.steps().get(1).state());
+    }
+
+    @Test
+    void aCompensationWhoseOperationIsPausedParksTheCompensatingOrderAndCancelClearsAForwardPark() {
+        OrderState state = pending(ORDER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+
+        Optional<Attempt> undo = state.fail("node-a", b.epoch(), 1, "card declined", T0, ORDER, AGENT, paused("release"));
+
+        assertTrue(undo.isEmpty());
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertEquals("release", state.pausedOn());
+        assertNull(state.lockedBy());
+        assertFalse(state.isClaimable(T0));
+
+        OrderState parked = claimed(paused("reserve"));
+        assertFalse(parked.cancel(T0, ORDER, Actor.of(Actor.Kind.operator, "ops"), "customer withdrew"),
+                "nothing was done, so nothing is left to undo");
+        assertEquals(ProcessState.Compensated, parked.processState());
+        assertNull(parked.pausedOn(), "a cancelled order no longer waits for its forward step");
+    }
 }

@@ -23,6 +23,7 @@ class SupervisorTest {
     private static final HeldLease HELD = new HeldLease(Supervisor.LEASE, "instance-1", 7);
 
     private final List<String> attempted = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
 
     @Test
     void aSweepStopsAtTheFirstRecoveryItsLeaseNoLongerCoversButNotAtAFailedOne() {
@@ -38,6 +39,21 @@ class SupervisorTest {
         supervisor.sweep();
 
         assertEquals(List.of("o-1", "o-2", "o-3"), attempted, "every recovery carried the tenure; none after it ended");
+        assertEquals(List.of(), notes, "a sweep cut short by a lost lease leaves no note");
+    }
+
+    @Test
+    void aSweepThatFoundWorkNotesWhatItRecoveredAndCountsIt() {
+        Supervisor supervisor = supervisor(List.of("o-1", "o-2", "o-3"), orderId -> {
+            if (orderId.equals("o-2")) {
+                throw new IllegalStateException("one bad row");
+            }
+        });
+
+        supervisor.sweep();
+
+        assertEquals(List.of("recovered 2 of 3 expired attempts, 1 failed (retried next sweep)"), notes);
+        assertEquals(2.0, supervisor.metrics.counter(Supervisor.RECOVERIES).count());
     }
 
     @FunctionalInterface
@@ -52,12 +68,19 @@ class SupervisorTest {
             public Optional<HeldLease> tryAcquire(String job, String holder, OffsetDateTime now, Duration ttl) {
                 return Optional.of(HELD);
             }
+
+            @Override
+            public void note(HeldLease lease, OffsetDateTime at, String note) {
+                notes.add(note);
+            }
         };
+        supervisor.metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         supervisor.recovery = new ExpiredStepRecovery() {
             @Override
-            public void recover(String orderId, HeldLease lease) throws LeaseLostException {
+            public boolean recover(String orderId, HeldLease lease) throws LeaseLostException {
                 attempted.add(lease == HELD ? orderId : orderId + " under another lease");
                 recovery.recover(orderId);
+                return true;
             }
         };
         supervisor.store = new StateStore() {

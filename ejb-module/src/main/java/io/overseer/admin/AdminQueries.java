@@ -1,0 +1,299 @@
+package io.overseer.admin;
+
+import io.overseer.agent.AgentRequest;
+import io.overseer.platform.Clocks;
+import io.overseer.statestore.HistoryView;
+import io.overseer.statestore.OrderQueries;
+import io.overseer.statestore.OrderView;
+import io.overseer.statestore.ProcessState;
+import io.overseer.statestore.StepStatus;
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.WorkflowDefinition;
+import io.overseer.workflow.WorkflowRegistry;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the console reads from the state store: the overview's counts and per-minute figures, the
+ * filtered order listing, one order with its history and remote calls, and the instances. Reads only,
+ * each in its own short transaction; none takes a row lock, so the console never slows a scheduler.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
+public class AdminQueries {
+
+    /** The listing's filters; null means "any". {@code olderThan}: created at least that long ago. */
+    public record Filter(ProcessState state, String workflow, String customerId, Integer minFailures,
+                         Duration olderThan) {
+    }
+
+    /** One line of the console's listing. */
+    @JsonbNillable
+    @JsonbPropertyOrder({"orderId", "customerId", "workflow", "processState", "failureCount", "lastError", "pausedOn",
+            "createdAt", "updatedAt"})
+    public record Line(String orderId, String customerId, String workflow, ProcessState processState,
+                       int failureCount, String lastError, String pausedOn, OffsetDateTime createdAt,
+                       OffsetDateTime updatedAt) {
+    }
+
+    /** Finished orders in one minute: Processed, and failed (Compensated or Error). */
+    public record Minute(OffsetDateTime minute, long processed, long failed) {
+    }
+
+    /** The order that has waited longest for a scheduler or an agent. */
+    public record Waiting(String orderId, ProcessState processState, OffsetDateTime createdAt, long waitingSeconds) {
+    }
+
+    /** An order in Error: it needs an operator. */
+    public record InError(String orderId, String lastError, OffsetDateTime since) {
+    }
+
+    /** One remote call the order's steps made, as its history tells it. */
+    @JsonbNillable
+    @JsonbPropertyOrder({"step", "operation", "compensation", "idempotencyKey", "at", "result", "detail"})
+    public record Call(String step, String operation, boolean compensation, String idempotencyKey, OffsetDateTime at,
+                       String result, String detail) {
+    }
+
+    /** What an operator may do to the order now. */
+    public record Actions(boolean resubmit, boolean cancel) {
+    }
+
+    @JsonbPropertyOrder({"order", "history", "calls", "actions"})
+    public record Detail(OrderView order, List<HistoryView> history, List<Call> calls, Actions actions) {
+    }
+
+    @JsonbNillable
+    @JsonbPropertyOrder({"holder", "epoch", "expiresAt", "lastRunAt", "lastRunNote"})
+    public record Lease(String holder, long epoch, OffsetDateTime expiresAt, OffsetDateTime lastRunAt,
+                        String lastRunNote) {
+    }
+
+    @JsonbPropertyOrder({"instanceId", "startedAt", "lastSeen", "alive", "holds"})
+    public record Instance(String instanceId, OffsetDateTime startedAt, OffsetDateTime lastSeen, boolean alive,
+                           long holds) {
+    }
+
+    /** An instance that has not beaten for this long is shown as gone (it beats every 5 s). */
+    static final Duration ALIVE = Duration.ofSeconds(20);
+
+    @PersistenceContext(unitName = "overseer")
+    EntityManager em;
+    @Inject
+    OrderQueries orders;
+    @Inject
+    WorkflowRegistry workflows;
+    @Inject
+    Clocks clocks;
+
+    /** Orders by state, every state present (zero when none). */
+    @SuppressWarnings("unchecked")
+    public Map<ProcessState, Long> counts() {
+        Map<ProcessState, Long> counts = new EnumMap<>(ProcessState.class);
+        for (ProcessState state : ProcessState.values()) {
+            counts.put(state, 0L);
+        }
+        List<Object[]> rows = em.createNativeQuery("SELECT process_state, count(*) FROM order_state GROUP BY process_state")
+                .getResultList();
+        rows.forEach(row -> counts.put(ProcessState.valueOf((String) row[0]), ((Number) row[1]).longValue()));
+        return counts;
+    }
+
+    /** The last 60 minutes, oldest first, each minute present. Reads the index order_state_finished (V10). */
+    @SuppressWarnings("unchecked")
+    public List<Minute> lastHour() {
+        OffsetDateTime now = clocks.now().truncatedTo(ChronoUnit.MINUTES);
+        OffsetDateTime from = now.minusMinutes(59);
+        List<Object[]> rows = em.createNativeQuery("SELECT date_trunc('minute', updated_at) AS minute,"
+                        + " count(*) FILTER (WHERE process_state = 'Processed'),"
+                        + " count(*) FILTER (WHERE process_state <> 'Processed')"
+                        + " FROM order_state WHERE process_state IN ('Processed', 'Compensated', 'Error')"
+                        + " AND updated_at >= ?1 GROUP BY 1")
+                .setParameter(1, from)
+                .getResultList();
+        Map<OffsetDateTime, Minute> byMinute = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            OffsetDateTime minute = from.plusMinutes(i);
+            byMinute.put(minute, new Minute(minute, 0, 0));
+        }
+        for (Object[] row : rows) {
+            OffsetDateTime minute = utc(row[0]);
+            byMinute.computeIfPresent(minute, (m, old) -> new Minute(m, ((Number) row[1]).longValue(),
+                    ((Number) row[2]).longValue()));
+        }
+        return List.copyOf(byMinute.values());
+    }
+
+    /** The oldest order not yet in a final state, if any. */
+    @SuppressWarnings("unchecked")
+    public Optional<Waiting> oldestWaiting() {
+        List<Object[]> rows = em.createNativeQuery("SELECT order_id, process_state, created_at FROM order_state"
+                        + " WHERE process_state IN ('Pending', 'Processing', 'Compensating')"
+                        + " ORDER BY created_at, order_id LIMIT 1")
+                .getResultList();
+        OffsetDateTime now = clocks.now();
+        return rows.stream().findFirst().map(row -> new Waiting((String) row[0], ProcessState.valueOf((String) row[1]),
+                utc(row[2]), Math.max(0, Duration.between(utc(row[2]), now).toSeconds())));
+    }
+
+    /** The orders in Error that have waited longest for an operator, up to {@code limit}. */
+    @SuppressWarnings("unchecked")
+    public List<InError> inError(int limit) {
+        List<Object[]> rows = em.createNativeQuery("SELECT order_id, last_error, updated_at FROM order_state"
+                        + " WHERE process_state = 'Error' ORDER BY created_at, order_id LIMIT ?1")
+                .setParameter(1, limit)
+                .getResultList();
+        return rows.stream().map(row -> new InError((String) row[0], (String) row[1], utc(row[2]))).toList();
+    }
+
+    /**
+     * Up to {@code limit} orders matching {@code filter} after the position (afterCreatedAt, afterOrderId)
+     * in the order (created_at, order_id): the keyset listing of GET /api/orders, with more filters.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Line> list(Filter filter, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT s.order_id, o.customer_id, s.workflow, s.process_state,"
+                + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at"
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE");
+        List<Object> parameters = new ArrayList<>();
+        if (filter.state() != null) {
+            parameters.add(filter.state().name());
+            sql.append(" AND s.process_state = ?").append(parameters.size());
+        }
+        if (filter.workflow() != null) {
+            parameters.add(filter.workflow());
+            sql.append(" AND s.workflow = ?").append(parameters.size());
+        }
+        if (filter.customerId() != null) {
+            parameters.add(filter.customerId());
+            sql.append(" AND o.customer_id = ?").append(parameters.size());
+        }
+        if (filter.minFailures() != null) {
+            parameters.add(filter.minFailures());
+            sql.append(" AND s.failure_count >= ?").append(parameters.size());
+        }
+        if (filter.olderThan() != null) {
+            parameters.add(clocks.now().minus(filter.olderThan()));
+            sql.append(" AND s.created_at <= ?").append(parameters.size());
+        }
+        if (afterCreatedAt != null) {
+            parameters.add(afterCreatedAt);
+            parameters.add(afterOrderId);
+            sql.append(" AND (s.created_at, s.order_id) > (?").append(parameters.size() - 1)
+                    .append(", ?").append(parameters.size()).append(")");
+        }
+        parameters.add(limit);
+        sql.append(" ORDER BY s.created_at, s.order_id LIMIT ?").append(parameters.size());
+        var query = em.createNativeQuery(sql.toString());
+        for (int i = 0; i < parameters.size(); i++) {
+            query.setParameter(i + 1, parameters.get(i));
+        }
+        List<Object[]> rows = query.getResultList();
+        return rows.stream().map(row -> new Line((String) row[0], (String) row[1], (String) row[2],
+                ProcessState.valueOf((String) row[3]), ((Number) row[4]).intValue(), (String) row[5], (String) row[6],
+                utc(row[7]), utc(row[8]))).toList();
+    }
+
+    /** The order, its history, the remote calls its steps made, and what an operator may do now. */
+    public Optional<Detail> detail(String orderId) {
+        return orders.find(orderId).map(order -> {
+            List<HistoryView> history = orders.history(orderId).orElse(List.of());
+            return new Detail(order, history, calls(order, history), actions(order));
+        });
+    }
+
+    /**
+     * The remote calls, read from the history: each attempt that ended — applied, refused, expired,
+     * compensated — names its step; the step's definition gives the operation, and the idempotency key
+     * is the one every attempt at that operation sends. An attempt still running is listed without a result.
+     */
+    static List<Call> calls(OrderView order, List<HistoryView> history, WorkflowDefinition definition) {
+        List<Call> calls = new ArrayList<>();
+        for (HistoryView entry : history) {
+            if (entry.step() == null || entry.to() == null) {
+                continue;
+            }
+            StepDefinition step = definition == null ? null : definitionOf(definition, entry.step());
+            boolean compensation = entry.to().startsWith("Compensat");
+            String operation = step == null ? entry.step()
+                    : compensation ? step.compensationOperation().orElse(step.operation()) : step.operation();
+            String result = switch (entry.to()) {
+                case "Completed" -> "applied";
+                case "Failed" -> "refused";
+                case "TimedOut" -> "timed out";
+                case "Compensated" -> "applied";
+                case "CompensationFailed" -> "refused";
+                default -> null;
+            };
+            boolean retried = "Running".equals(entry.from()) && "NotStarted".equals(entry.to());
+            if (result == null && !retried) {
+                continue;
+            }
+            calls.add(new Call(entry.step(), operation, compensation || "Compensated".equals(entry.to()),
+                    AgentRequest.idempotencyKey(order.orderId(), operation), entry.at(),
+                    retried ? "no answer" : result, entry.reason()));
+        }
+        return calls;
+    }
+
+    private List<Call> calls(OrderView order, List<HistoryView> history) {
+        return calls(order, history, workflows.find(order.workflow()).orElse(null));
+    }
+
+    private static StepDefinition definitionOf(WorkflowDefinition definition, String stepName) {
+        return definition.steps().stream().filter(s -> s.name().equals(stepName)).findFirst().orElse(null);
+    }
+
+    private static Actions actions(OrderView order) {
+        ProcessState state = order.processState();
+        boolean compensationFailed = order.steps().stream().anyMatch(s -> s.state() == StepStatus.CompensationFailed);
+        return new Actions(state == ProcessState.Error,
+                state == ProcessState.Pending || state == ProcessState.Processing || state == ProcessState.Error
+                        || compensationFailed);
+    }
+
+    /** The supervisor's lease row. */
+    @SuppressWarnings("unchecked")
+    public Optional<Lease> supervisorLease() {
+        List<Object[]> rows = em.createNativeQuery("SELECT holder, epoch, expires_at, last_run_at, last_run_note"
+                + " FROM job_lease WHERE name = 'supervisor'").getResultList();
+        return rows.stream().findFirst().map(row -> new Lease((String) row[0], ((Number) row[1]).longValue(),
+                utc(row[2]), row[3] == null ? null : utc(row[3]), (String) row[4]));
+    }
+
+    /** Every instance that beat in the last day, newest first, with how many orders each holds now. */
+    @SuppressWarnings("unchecked")
+    public List<Instance> instances() {
+        OffsetDateTime now = clocks.now();
+        List<Object[]> rows = em.createNativeQuery("SELECT i.instance_id, i.started_at, i.last_seen,"
+                        + " (SELECT count(*) FROM order_state s WHERE s.locked_by = i.instance_id)"
+                        + " FROM scheduler_instance i ORDER BY i.started_at DESC")
+                .getResultList();
+        return rows.stream().map(row -> new Instance((String) row[0], utc(row[1]), utc(row[2]),
+                utc(row[2]).isAfter(now.minus(ALIVE)), ((Number) row[3]).longValue())).toList();
+    }
+
+    private static OffsetDateTime utc(Object value) {
+        if (value instanceof OffsetDateTime time) {
+            return time.withOffsetSameInstant(ZoneOffset.UTC);
+        }
+        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
+    }
+}

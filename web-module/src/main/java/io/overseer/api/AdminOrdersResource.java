@@ -1,0 +1,177 @@
+package io.overseer.api;
+
+import io.overseer.admin.AdminQueries;
+import io.overseer.admin.OperatorActions;
+import io.overseer.statestore.ProcessState;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * The console's view of orders (docs/console.md): the listing with the operators' filters, one order
+ * with its history and remote calls, and the order actions. Reads need role viewer or operator, actions
+ * role operator (web.xml); each action says why, and the history and the audit log record who.
+ */
+@Path("admin/orders")
+@Tag(name = "admin")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class AdminOrdersResource {
+
+    /** A page of the console's listing; {@code next} is the path of the next page, null on the last. */
+    public record Page(List<AdminQueries.Line> orders, String next) {
+    }
+
+    @Inject
+    AdminQueries queries;
+    @Inject
+    OperatorActions actions;
+    @Context
+    SecurityContext security;
+
+    @GET
+    @Operation(summary = "List orders with filters, oldest first, by keyset pages (role viewer)")
+    @APIResponse(responseCode = "200", description = "A page of orders")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    public Page list(@Parameter(description = "only orders in this state") @QueryParam("state") String state,
+                     @Parameter(description = "only orders of this workflow") @QueryParam("workflow") String workflow,
+                     @Parameter(description = "only orders of this customer") @QueryParam("customer") String customer,
+                     @Parameter(description = "only orders with at least this many failures")
+                     @QueryParam("minFailures") String minFailures,
+                     @Parameter(description = "only orders created at least this long ago (ISO-8601, e.g. PT5M)")
+                     @QueryParam("olderThan") String olderThan,
+                     @Parameter(description = "page size, 1-200, default 50") @QueryParam("limit") String limit,
+                     @Parameter(description = "cursor from a previous page") @QueryParam("after") String after,
+                     @Context UriInfo uriInfo) {
+        ListQuery query = ListQuery.of(state, limit, after);
+        AdminQueries.Filter filter = filter(query.state(), workflow, customer, minFailures, olderThan);
+        ListQuery.Cursor cursor = query.after();
+        List<AdminQueries.Line> found = queries.list(filter, cursor == null ? null : cursor.createdAt(),
+                cursor == null ? null : cursor.orderId(), query.limit() + 1);
+        List<AdminQueries.Line> page = found.subList(0, Math.min(found.size(), query.limit()));
+        String next = null;
+        if (found.size() > query.limit()) {
+            AdminQueries.Line last = page.get(page.size() - 1);
+            URI uri = ApiLinks.nextPage(uriInfo, query.limit(), new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
+            next = uri.toString();
+        }
+        return new Page(page, next);
+    }
+
+    private static AdminQueries.Filter filter(ProcessState state, String workflow, String customer, String minFailures,
+                                              String olderThan) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Integer failures = null;
+        if (minFailures != null) {
+            try {
+                failures = Integer.parseInt(minFailures);
+                if (failures < 0) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                errors.add(new Problem.FieldError("minFailures", "must be a whole number, 0 or more"));
+            }
+        }
+        Duration age = null;
+        if (olderThan != null) {
+            try {
+                age = Duration.parse(olderThan);
+                if (age.isNegative()) {
+                    throw new DateTimeParseException("negative", olderThan, 0);
+                }
+            } catch (DateTimeParseException e) {
+                errors.add(new Problem.FieldError("olderThan", "must be an ISO-8601 duration such as PT5M, not negative"));
+            }
+        }
+        if (workflow != null && workflow.length() > 64) {
+            errors.add(new Problem.FieldError("workflow", "must be at most 64 characters"));
+        }
+        if (customer != null && customer.length() > 100) {
+            errors.add(new Problem.FieldError("customer", "must be at most 100 characters"));
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException("The query is not valid", errors);
+        }
+        return new AdminQueries.Filter(state, blankToNull(workflow), blankToNull(customer), failures, age);
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+
+    @GET
+    @Path("{orderId}")
+    @Operation(summary = "An order with its steps, history, remote calls and allowed actions (role viewer)")
+    @APIResponse(responseCode = "200", description = "The order")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    public AdminQueries.Detail get(@PathParam("orderId") String orderId) {
+        return queries.detail(orderId).orElseThrow(() -> new NotFoundException("No such order"));
+    }
+
+    @POST
+    @Path("{orderId}/resubmit")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Run an order in Error again from the failed step (role operator)")
+    @APIResponse(responseCode = "200", description = "The order after the action")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    public AdminQueries.Detail resubmit(@PathParam("orderId") String orderId,
+                                        @NotNull @Valid OperatorResource.Action action) {
+        return after(orderId, actions.resubmit(orderId, operator(), action.reason()));
+    }
+
+    @POST
+    @Path("{orderId}/cancel")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Abandon an order and undo what it did (role operator)")
+    @APIResponse(responseCode = "200", description = "The order after the action")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    public AdminQueries.Detail cancel(@PathParam("orderId") String orderId,
+                                      @NotNull @Valid OperatorResource.Action action) {
+        return after(orderId, actions.cancel(orderId, operator(), action.reason()));
+    }
+
+    private AdminQueries.Detail after(String orderId, boolean exists) {
+        if (!exists) {
+            throw new NotFoundException("No such order");
+        }
+        return queries.detail(orderId).orElseThrow();
+    }
+
+    private String operator() {
+        return security.getUserPrincipal().getName();
+    }
+}
