@@ -75,9 +75,12 @@
         if (!rows.length) {
             return h('p', {class: 'muted', id: id ? id + '-empty' : null}, empty);
         }
+        // a heading is aligned as its column's cells are (numbers to the right)
+        const cells = rows[0].children;
         return h('div', {class: 'scroll'},
             h('table', {id},
-                h('thead', null, h('tr', null, headings.map((title) => h('th', {scope: 'col'}, title)))),
+                h('thead', null, h('tr', null, headings.map((title, i) =>
+                    h('th', {scope: 'col', class: cells[i] && cells[i].classList.contains('num') ? 'num' : null}, title)))),
                 h('tbody', null, rows)));
     }
 
@@ -371,7 +374,7 @@
             extra,
             load,
             render(data) {
-                body.replaceChildren(...[].concat(draw(data)).filter(Boolean));
+                body.replaceChildren(...[draw(data)].flat(Infinity).filter(Boolean));
                 stamp.textContent = 'updated ' + new Date().toISOString().slice(11, 19) + ' UTC';
             },
             status(text) {
@@ -552,7 +555,7 @@
                     h('div', {class: 'buttons'},
                         allPaused ? actionButton('Resume everything', 'resume-all', resumeAsk('all'))
                             : actionButton('Pause everything', 'pause-all', pauseAsk('all')),
-                        h('a', {href: '#/pauses'}, 'Pause one operation…'))))),
+                        h('a', {href: '#/pauses'}, isOperator() ? 'Pause one operation…' : 'Pauses'))))),
             ];
         });
         return page;
@@ -830,7 +833,7 @@
             known = operations.join('\n');
             const chosen = select.value;
             select.replaceChildren(h('option', {value: 'all'}, 'everything'),
-                operations.map((op) => h('option', {value: op, selected: op === chosen}, op)));
+                ...operations.map((op) => h('option', {value: op, selected: op === chosen}, op)));
         }
         if (isOperator()) {
             page.extra.append(section('Pause dispatch',

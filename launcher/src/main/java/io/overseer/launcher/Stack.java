@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class Stack implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
+    /** The application property naming the broker console the operator console links. */
+    static final String BROKER_CONSOLE_URL = "overseer.console.broker-console-url";
 
     private final LauncherOptions options;
     private final StackLayout layout;
@@ -72,11 +76,12 @@ public final class Stack implements AutoCloseable {
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         this.instances = AppInstance.plan(options);
+        Map<String, String> shared = withBrokerConsole(options.appProperties(), broker);
         for (AppInstance instance : instances) {
             AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
                     options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    instance.appProperties(options.appProperties()), null, options.bindAddress());
+                    instance.appProperties(shared), null, options.bindAddress());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }
@@ -87,6 +92,16 @@ public final class Stack implements AutoCloseable {
                     RealmUser.ALL_ROLES));
             appServers.add(server);
         }
+    }
+
+    /** The operator console links the local broker's own console (docs/console.md), unless told another. */
+    static Map<String, String> withBrokerConsole(Map<String, String> properties, BrokerNode broker) {
+        if (broker == null || properties.containsKey(BROKER_CONSOLE_URL)) {
+            return properties;
+        }
+        Map<String, String> with = new LinkedHashMap<>(properties);
+        with.put(BROKER_CONSOLE_URL, broker.consoleUrl());
+        return with;
     }
 
     /**

@@ -59,10 +59,15 @@ final class Summary {
         return sb.toString();
     }
 
-    /** One instance: API, OpenAPI and health as always. Several: each one's API, as any of them serves it. */
+    /**
+     * The operator console first (docs/console.md), then for one instance its API, OpenAPI and health as
+     * always; for several, each one's API, as any of them serves it.
+     */
     private static void appendServers(StringBuilder sb, List<AppInstance> instances, String host, AppRuntime runtime) {
         String http = "http://" + host + ":" + instances.get(0).httpPort();
         String basic = "   (HTTP Basic, e.g. curl -u demo:demo)";
+        sb.append(row("Console", http + "/console/   (sign in as demo/demo"
+                + (instances.size() == 1 ? ")" : "; the same on every instance)")));
         if (instances.size() == 1) {
             sb.append(row("API", http + "/api/orders" + basic))
               .append(row("OpenAPI", http + "/openapi"));

@@ -14,7 +14,7 @@ class SummaryTest {
         return new Stack(options, StackLayout.fromDirectory(Path.of("/tmp/stack"))).summary();
     }
 
-    /** Word for word what ./run printed before --instances existed. */
+    /** Word for word what ./run printed before --instances existed, and the operator console above it. */
     @Test
     void oneInstancePrintsWhatItAlwaysDid() {
         assertEquals("""
@@ -22,6 +22,7 @@ class SummaryTest {
                 ==============================================================================
                   Overseer is running
                 ==============================================================================
+                  Console            http://localhost:8080/console/   (sign in as demo/demo)
                   API                http://localhost:8080/api/orders   (HTTP Basic, e.g. curl -u demo:demo)
                   OpenAPI            http://localhost:8080/openapi
                   Health             http://localhost:8080/health/ready
@@ -46,6 +47,8 @@ class SummaryTest {
         assertTrue(text.contains("  API payara         http://localhost:9000/api/orders   (HTTP Basic"), text);
         assertTrue(text.contains("  API payara-2       http://localhost:9001/api/orders\n"), text);
         assertTrue(text.contains("  API payara-3       http://localhost:9002/api/orders\n"), text);
+        assertTrue(text.contains("  Console            http://localhost:9000/console/   (sign in as demo/demo;"
+                + " the same on every instance)\n"), text);
         assertTrue(text.contains("Each instance is restarted automatically if it dies; the others keep serving"), text);
     }
 
@@ -54,6 +57,7 @@ class SummaryTest {
         String text = summary("--instances", "2", "--bind-address", "127.0.0.2");
         assertTrue(text.contains("http://127.0.0.2:8081/api/orders"), text);
         assertTrue(text.contains("http://127.0.0.2:8080/health/ready"), text);
+        assertTrue(text.contains("http://127.0.0.2:8080/console/"), text);
     }
 
     @Test

@@ -72,7 +72,7 @@ class ConsoleOperatorIT extends DeployedWarIT {
         try (Browser browser = Browser.open("operator")) {
             browser.signIn(console(), TestStack.OPERATOR);
             browser.go(console() + "#/pauses");
-            browser.await(By.cssSelector("#pause-operation option[value=charge-payment]")).click();
+            browser.choose(By.id("pause-operation"), "charge-payment");
             browser.act(By.cssSelector("button[data-action=pause]"), "payment provider maintenance");
             browser.awaitText(By.cssSelector("tr[data-scope=charge-payment]"), "payment provider maintenance");
 

@@ -18,6 +18,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -100,6 +101,12 @@ public final class Browser implements AutoCloseable {
     /** The element once it is visible. */
     public WebElement await(By by) {
         return waiting().until(ExpectedConditions.visibilityOfElementLocated(by));
+    }
+
+    /** Picks the option of a select by its value, once the select offers it. */
+    public void choose(By select, String value) {
+        waiting().until(ExpectedConditions.presenceOfNestedElementLocatedBy(select, By.cssSelector("option[value='" + value + "']")));
+        new Select(driver.findElement(select)).selectByValue(value);
     }
 
     /** Waits until the element's text contains {@code text}; fails with what it showed last. */

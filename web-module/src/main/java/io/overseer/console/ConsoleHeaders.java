@@ -16,10 +16,9 @@ import java.io.IOException;
  * one loaded; its script and style sheet are revalidated.
  *
  * <p>No login here: the files hold no data. Every datum comes from /api/admin, which the container
- * guards (web.xml). {@code /console} is redirected to {@code /console/}, as the page's relative URLs
- * (console.js, ../api/admin/) resolve against the directory.
+ * guards (web.xml). {@code /console} itself is {@link ConsoleRedirect}'s.
  */
-@WebFilter(urlPatterns = {"/console", "/console/*"})
+@WebFilter("/console/*")
 public class ConsoleHeaders extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
@@ -30,11 +29,6 @@ public class ConsoleHeaders extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (path.equals("/console")) {
-            String query = request.getQueryString();
-            response.sendRedirect(request.getContextPath() + "/console/" + (query == null ? "" : "?" + query));
-            return;
-        }
         response.setHeader("Content-Security-Policy", POLICY);
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Referrer-Policy", "no-referrer");
