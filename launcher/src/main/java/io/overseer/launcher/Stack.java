@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,7 @@ public final class Stack implements AutoCloseable {
             AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
                     options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    instance.appProperties(options.appProperties()), null, options.bindAddress());
+                    consoleLinked(instance.appProperties(options.appProperties()), options), null, options.bindAddress());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }
@@ -294,4 +295,19 @@ public final class Stack implements AutoCloseable {
     public String summary() {
         return Summary.render(this);
     }
+
+    /**
+     * The application's properties, plus the address of the broker's own console when this stack starts
+     * the broker, so that the operator console links to it (a user's own setting wins).
+     */
+    static Map<String, String> consoleLinked(Map<String, String> properties, LauncherOptions options) {
+        if (!options.localBroker() || properties.containsKey(BROKER_CONSOLE_URL)) {
+            return properties;
+        }
+        Map<String, String> linked = new java.util.LinkedHashMap<>(properties);
+        linked.put(BROKER_CONSOLE_URL, "http://127.0.0.1:" + options.consolePort() + "/console");
+        return linked;
+    }
+
+    static final String BROKER_CONSOLE_URL = "overseer.console.broker-console-url";
 }

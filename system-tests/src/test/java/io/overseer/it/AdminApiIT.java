@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Http;
+import io.overseer.support.Metrics;
 import io.overseer.support.TestStack;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -142,9 +143,26 @@ class AdminApiIT extends DeployedWarIT {
         assertEquals(400, bad.status(), bad.body());
         assertTrue(bad.body().contains("minFailures") && bad.body().contains("olderThan"), bad.body());
 
+        assertTrue(awaitMetric("overseer_orders", "state", "Processed") >= 1, "orders by state are sampled");
+        Metrics metrics = Metrics.scrape(root);
+        assertTrue(metrics.has("overseer_dispatch_paused"), metrics.text());
+        assertTrue(metrics.has("overseer_orders_parked"), metrics.text());
+        assertTrue(metrics.has("overseer_supervisor_recoveries_total"), metrics.text());
+
         JsonNode me = Http.get(api.base().resolve("api/admin/whoami"), VIEWER).json();
         assertEquals(List.of("viewer"), List.of(me.get("roles").get(0).asText()));
         assertEquals(1, me.get("roles").size(), me.toString());
+    }
+
+    /** The gauge is sampled every 15 s: waits for a sample above zero. */
+    private double awaitMetric(String name, String... labels) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        double value = 0;
+        while (System.nanoTime() < deadline && value < 1) {
+            value = Metrics.scrape(root).sum(name, labels);
+            sleep();
+        }
+        return value;
     }
 
     private JsonNode awaitInstances() {
