@@ -86,6 +86,9 @@ public final class Stack implements AutoCloseable {
             // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
             server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
                     RealmUser.ALL_ROLES));
+            // ... and a read-only one, to see the operator console as a viewer sees it.
+            server.addRealmUser(new RealmUser(LauncherOptions.VIEWER_USER, LauncherOptions.VIEWER_PASSWORD,
+                    java.util.List.of("viewer")));
             appServers.add(server);
         }
     }
