@@ -116,6 +116,12 @@ public class AdminQueries {
         return counts;
     }
 
+    /** How many orders are parked on a paused operation. Reads the partial index order_state_paused (V10). */
+    public long parked() {
+        return ((Number) em.createNativeQuery("SELECT count(*) FROM order_state WHERE paused_on IS NOT NULL")
+                .getSingleResult()).longValue();
+    }
+
     /** The last 60 minutes, oldest first, each minute present. Reads the index order_state_finished (V10). */
     @SuppressWarnings("unchecked")
     public List<Minute> lastHour() {

@@ -42,6 +42,9 @@ public class DispatchPauses {
     public record Outcome(boolean changed, Optional<Pause> pause, int announced) {
     }
 
+    /** Ends a pause; public so that the database tests run the very text the product runs. */
+    public static final String RESUME_SQL = "DELETE FROM dispatch_pause WHERE scope = ?1";
+
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
     @Inject
@@ -115,7 +118,7 @@ public class DispatchPauses {
      */
     public Outcome resume(String scope, String operator, String reason) {
         requirePausable(scope);
-        int deleted = em.createNativeQuery("DELETE FROM dispatch_pause WHERE scope = ?1")
+        int deleted = em.createNativeQuery(RESUME_SQL)
                 .setParameter(1, scope).executeUpdate();
         List<String> unparked = deleted == 0 ? List.of() : store.unpark(scope, clocks.now());
         unparked.forEach(dispatchQueue::announce);

@@ -121,8 +121,17 @@ public class StateStore {
      */
     @SuppressWarnings("unchecked")
     public PausedDispatch pausedDispatch() {
-        List<String> scopes = em.createNativeQuery("SELECT scope FROM dispatch_pause FOR SHARE").getResultList();
+        List<String> scopes = em.createNativeQuery(PAUSED_SQL).getResultList();
         return scopes.isEmpty() ? PausedDispatch.NONE : new PausedDispatch(Set.copyOf(scopes));
+    }
+
+    /** {@link #pausedDispatch}'s statement; public so that the database tests run the very text the product runs. */
+    public static final String PAUSED_SQL = "SELECT scope FROM dispatch_pause FOR SHARE";
+
+    /** {@link #unpark}'s statement: ?1 now, ?2 the operation unless {@code all}. */
+    public static String unparkSql(boolean all) {
+        return "UPDATE order_state SET paused_on = NULL, updated_at = ?1, version = version + 1"
+                + " WHERE paused_on IS NOT NULL" + (all ? "" : " AND paused_on = ?2") + " RETURNING order_id";
     }
 
     /**
@@ -133,8 +142,7 @@ public class StateStore {
     @SuppressWarnings("unchecked")
     public List<String> unpark(String scope, OffsetDateTime now) {
         boolean all = PausedDispatch.ALL.equals(scope);
-        var query = em.createNativeQuery("UPDATE order_state SET paused_on = NULL, updated_at = ?1, version = version + 1"
-                + " WHERE paused_on IS NOT NULL" + (all ? "" : " AND paused_on = ?2") + " RETURNING order_id");
+        var query = em.createNativeQuery(unparkSql(all));
         query.setParameter(1, now);
         if (!all) {
             query.setParameter(2, scope);

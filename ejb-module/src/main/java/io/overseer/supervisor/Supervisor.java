@@ -75,6 +75,7 @@ public class Supervisor {
     @PostConstruct
     void watched() {
         heartbeat = progress.watch("supervisor timer");
+        metrics.counter(RECOVERIES); // present from the start, at 0
     }
 
     @PreDestroy

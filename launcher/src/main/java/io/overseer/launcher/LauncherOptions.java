@@ -33,6 +33,9 @@ public record LauncherOptions(
     /** Local demo credentials, created by the launcher only; never a default anywhere else. */
     public static final String DEMO_USER = "demo";
     public static final String DEMO_PASSWORD = "demo";
+    /** The local read-only demo user (role viewer): the console without its actions. */
+    public static final String VIEWER_USER = "viewer";
+    public static final String VIEWER_PASSWORD = "viewer";
     /** The embedded database's application role, database and password. */
     public static final String EMBEDDED_DB = "overseer";
 

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -26,8 +25,6 @@ import org.slf4j.LoggerFactory;
 public final class Stack implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Stack.class);
-    /** The application property naming the broker console the operator console links. */
-    static final String BROKER_CONSOLE_URL = "overseer.console.broker-console-url";
 
     private final LauncherOptions options;
     private final StackLayout layout;
@@ -76,12 +73,11 @@ public final class Stack implements AutoCloseable {
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         this.instances = AppInstance.plan(options);
-        Map<String, String> shared = withBrokerConsole(options.appProperties(), broker);
         for (AppInstance instance : instances) {
             AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
                     options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    instance.appProperties(shared), null, options.bindAddress());
+                    consoleLinked(instance.appProperties(options.appProperties()), options), null, options.bindAddress());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }
@@ -90,18 +86,11 @@ public final class Stack implements AutoCloseable {
             // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
             server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
                     RealmUser.ALL_ROLES));
+            // ... and a read-only one, to see the operator console as a viewer sees it.
+            server.addRealmUser(new RealmUser(LauncherOptions.VIEWER_USER, LauncherOptions.VIEWER_PASSWORD,
+                    java.util.List.of("viewer")));
             appServers.add(server);
         }
-    }
-
-    /** The operator console links the local broker's own console (docs/console.md), unless told another. */
-    static Map<String, String> withBrokerConsole(Map<String, String> properties, BrokerNode broker) {
-        if (broker == null || properties.containsKey(BROKER_CONSOLE_URL)) {
-            return properties;
-        }
-        Map<String, String> with = new LinkedHashMap<>(properties);
-        with.put(BROKER_CONSOLE_URL, broker.consoleUrl());
-        return with;
     }
 
     /**
@@ -309,4 +298,19 @@ public final class Stack implements AutoCloseable {
     public String summary() {
         return Summary.render(this);
     }
+
+    /**
+     * The application's properties, plus the address of the broker's own console when this stack starts
+     * the broker, so that the operator console links to it (a user's own setting wins).
+     */
+    static Map<String, String> consoleLinked(Map<String, String> properties, LauncherOptions options) {
+        if (!options.localBroker() || properties.containsKey(BROKER_CONSOLE_URL)) {
+            return properties;
+        }
+        Map<String, String> linked = new java.util.LinkedHashMap<>(properties);
+        linked.put(BROKER_CONSOLE_URL, "http://127.0.0.1:" + options.consolePort() + "/console");
+        return linked;
+    }
+
+    static final String BROKER_CONSOLE_URL = "overseer.console.broker-console-url";
 }

@@ -48,7 +48,8 @@ final class Summary {
           .append(row("Data", o.dataDir().toString()))
           .append('\n');
         if (stack.broker() != null) {
-            sb.append("  Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
+            sb.append("  Local demo users demo/demo (every role) and viewer/viewer (read only); created by ./run only,"
+                    + " never a default elsewhere.\n");
         }
         sb.append(instances.size() == 1 ? "  " + stack.appServer().label() + " is restarted automatically if it dies.\n"
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
@@ -66,7 +67,7 @@ final class Summary {
     private static void appendServers(StringBuilder sb, List<AppInstance> instances, String host, AppRuntime runtime) {
         String http = "http://" + host + ":" + instances.get(0).httpPort();
         String basic = "   (HTTP Basic, e.g. curl -u demo:demo)";
-        sb.append(row("Console", http + "/console/   (sign in as demo/demo"
+        sb.append(row("Console", http + "/console/   (demo/demo acts, viewer/viewer reads"
                 + (instances.size() == 1 ? ")" : "; the same on every instance)")));
         if (instances.size() == 1) {
             sb.append(row("API", http + "/api/orders" + basic))

@@ -14,7 +14,7 @@ class SummaryTest {
         return new Stack(options, StackLayout.fromDirectory(Path.of("/tmp/stack"))).summary();
     }
 
-    /** Word for word what ./run printed before --instances existed, and the operator console above it. */
+    /** Word for word what ./run printed before --instances existed, with the operator console and its demo users. */
     @Test
     void oneInstancePrintsWhatItAlwaysDid() {
         assertEquals("""
@@ -22,7 +22,7 @@ class SummaryTest {
                 ==============================================================================
                   Overseer is running
                 ==============================================================================
-                  Console            http://localhost:8080/console/   (sign in as demo/demo)
+                  Console            http://localhost:8080/console/   (demo/demo acts, viewer/viewer reads)
                   API                http://localhost:8080/api/orders   (HTTP Basic, e.g. curl -u demo:demo)
                   OpenAPI            http://localhost:8080/openapi
                   Health             http://localhost:8080/health/ready
@@ -33,7 +33,7 @@ class SummaryTest {
                   Logs               /tmp/ovs/logs
                   Data               /tmp/ovs
 
-                  Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.
+                  Local demo users demo/demo (every role) and viewer/viewer (read only); created by ./run only, never a default elsewhere.
                   Payara Micro is restarted automatically if it dies.
                   Ctrl-C stops everything.
                 ==============================================================================
@@ -47,7 +47,7 @@ class SummaryTest {
         assertTrue(text.contains("  API payara         http://localhost:9000/api/orders   (HTTP Basic"), text);
         assertTrue(text.contains("  API payara-2       http://localhost:9001/api/orders\n"), text);
         assertTrue(text.contains("  API payara-3       http://localhost:9002/api/orders\n"), text);
-        assertTrue(text.contains("  Console            http://localhost:9000/console/   (sign in as demo/demo;"
+        assertTrue(text.contains("  Console            http://localhost:9000/console/   (demo/demo acts, viewer/viewer reads;"
                 + " the same on every instance)\n"), text);
         assertTrue(text.contains("Each instance is restarted automatically if it dies; the others keep serving"), text);
     }

@@ -1,0 +1,102 @@
+package io.overseer.admin;
+
+import static io.overseer.platform.NativeSql.strings;
+import static io.overseer.platform.NativeSql.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.overseer.platform.MigratedDatabase;
+import io.overseer.statestore.StateStore;
+import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Pauses on PostgreSQL with the application's migrations and the product's own statements: a parked
+ * order is invisible to the stranded-order poller, and a resume racing a scheduler that read the pause
+ * and parks an order on it still unparks that order — none is left parked on a pause that is gone.
+ */
+class PauseDbTest {
+
+    @RegisterExtension
+    static final PreparedDbExtension DB = MigratedDatabase.extension();
+
+    private static final OffsetDateTime NOW = OffsetDateTime.of(2026, 11, 23, 12, 0, 0, 0, ZoneOffset.UTC);
+
+    private DataSource db;
+    private final ExecutorService resumer = Executors.newSingleThreadExecutor();
+
+    @BeforeEach
+    void oneOrderAndOnePause() throws SQLException {
+        db = DB.getTestDatabase();
+        try (Connection c = db.getConnection()) {
+            update(c, "TRUNCATE customer_order, dispatch_pause CASCADE");
+            update(c, "INSERT INTO customer_order (order_id, customer_id, created_at) VALUES ('o-1', 'c', ?1)", NOW);
+            update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"
+                    + " VALUES ('o-1', 'order', 'Pending', ?1, ?1)", NOW.minusMinutes(1));
+            update(c, "INSERT INTO dispatch_pause (scope, paused_by, reason, paused_at)"
+                    + " VALUES ('charge-payment', 'ops', 'maintenance', ?1)", NOW);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        resumer.shutdownNow();
+    }
+
+    @Test
+    void aParkedOrderIsNotStrandedAndAResumeMakesItClaimableAgain() throws SQLException {
+        try (Connection c = db.getConnection()) {
+            assertEquals(List.of("o-1"), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10));
+            update(c, "UPDATE order_state SET paused_on = 'charge-payment' WHERE order_id = 'o-1'");
+            assertEquals(List.of(), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10), "parked: not the poller's");
+            assertEquals(List.of(), strings(c, StateStore.unparkSql(false), NOW, "reserve-inventory"),
+                    "another operation's resume leaves it parked");
+            assertEquals(List.of("o-1"), strings(c, StateStore.unparkSql(false), NOW.minusMinutes(1), "charge-payment"));
+            assertEquals(List.of("o-1"), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10));
+        }
+    }
+
+    @Test
+    void aResumeWaitsForTheSchedulerThatReadThePauseAndThenUnparksWhatItParked() throws Exception {
+        try (Connection scheduler = db.getConnection()) {
+            scheduler.setAutoCommit(false);
+            assertEquals(List.of("charge-payment"), strings(scheduler, StateStore.PAUSED_SQL));
+
+            CompletableFuture<List<String>> resumed = CompletableFuture.supplyAsync(() -> {
+                try (Connection operator = db.getConnection()) {
+                    operator.setAutoCommit(false);
+                    update(operator, DispatchPauses.RESUME_SQL, "charge-payment");
+                    List<String> unparked = strings(operator, StateStore.unparkSql(false), NOW, "charge-payment");
+                    operator.commit();
+                    return unparked;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, resumer);
+            Thread.sleep(500);
+            assertFalse(resumed.isDone(), "the resume waits while a scheduler holds the pause it read");
+
+            // The scheduler parks the order on the pause it read, then commits.
+            update(scheduler, "UPDATE order_state SET paused_on = 'charge-payment' WHERE order_id = 'o-1'");
+            scheduler.commit();
+
+            assertEquals(List.of("o-1"), resumed.get(10, TimeUnit.SECONDS), "the resume unparks what was parked meanwhile");
+        }
+        try (Connection c = db.getConnection()) {
+            assertEquals(List.of(), strings(c, "SELECT order_id FROM order_state WHERE paused_on IS NOT NULL"));
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package io.overseer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overseer.support.Http;
+import io.overseer.support.Metrics;
+import io.overseer.support.TestStack;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin API behind the console (docs/console.md): who may call what, pausing and resuming dispatch,
+ * and the overview, order detail, listing and instances telling the truth about real orders.
+ */
+class AdminApiIT extends DeployedWarIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Http.Credentials VIEWER = TestStack.credentials(TestStack.VIEWER);
+    private static final Http.Credentials OPERATOR = TestStack.credentials(TestStack.OPERATOR);
+    /** Path parameters of the admin API, filled in so that every path can be called. */
+    private static final Map<String, String> SAMPLE = Map.of("{orderId}", "no-such-order", "{scope}", "all",
+            "{messageId}", "0");
+
+    /**
+     * Every admin endpoint the OpenAPI document lists — so that a new one cannot be left out — for an
+     * anonymous caller (401), a viewer (reads; 403 on every action) and an operator. The operator's
+     * actions are sent without a reason: a 400 proves they got past authorization, and acts on nothing.
+     */
+    @Test
+    void everyAdminEndpointNeedsALoginReadsNeedAViewerAndActionsAnOperator() {
+        JsonNode paths = Http.send(HttpRequest.newBuilder(api.base().resolve("/openapi"))
+                .header("Accept", "application/json").GET()).json().get("paths");
+        List<String> checked = new ArrayList<>();
+        paths.fieldNames().forEachRemaining(path -> {
+            if (!path.contains("/api/admin/")) {
+                return;
+            }
+            String concrete = path;
+            for (var sample : SAMPLE.entrySet()) {
+                concrete = concrete.replace(sample.getKey(), sample.getValue());
+            }
+            URI uri = api.base().resolve(concrete.substring(1)); // the document's paths leave out the context root
+            JsonNode methods = paths.get(path);
+            if (methods.has("get")) {
+                assertEquals(401, Http.get(uri).status(), "anonymous GET " + path);
+                assertReadAllowed(Http.get(uri, VIEWER), "viewer GET " + path);
+                assertReadAllowed(Http.get(uri, OPERATOR), "operator GET " + path);
+                checked.add("GET " + path);
+            }
+            if (methods.has("post")) {
+                assertEquals(401, Http.post(uri, "application/json", "{}", (Http.Credentials) null).status(), "anonymous POST " + path);
+                Http.Reply viewer = Http.post(uri, "application/json", "{\"reason\":\"not mine to do\"}", VIEWER);
+                assertEquals(403, viewer.status(), "viewer POST " + path + ": " + viewer.body());
+                assertTrue(viewer.contentType().startsWith("application/problem+json"), viewer.contentType());
+                Http.Reply operator = Http.post(uri, "application/json", "{}", OPERATOR);
+                assertEquals(400, operator.status(), "operator POST " + path + " without a reason: " + operator.body());
+                checked.add("POST " + path);
+            }
+        });
+        assertTrue(checked.size() >= 10, "the OpenAPI document lists the admin API: " + checked);
+        assertTrue(checked.contains("POST /api/admin/pauses"), checked.toString());
+    }
+
+    private static void assertReadAllowed(Http.Reply reply, String what) {
+        assertTrue(reply.status() == 200 || reply.status() == 404, what + ": " + reply.status() + " " + reply.body());
+    }
+
+    @Test
+    void aPausedOperationParksOrdersWithoutFailureAndAResumeFinishesThem() {
+        Http.Reply paused = admin("pauses", "{\"scope\":\"charge-payment\",\"reason\":\"payment provider maintenance\"}");
+        assertEquals(200, paused.status(), paused.body());
+        try {
+            String orderId = api.submit("c-paused");
+            JsonNode parked = awaitDetail(orderId, detail -> "charge-payment".equals(detail.at("/order/pausedOn").asText()));
+
+            assertEquals("Pending", parked.at("/order/processState").asText());
+            assertEquals("Completed", parked.at("/order/steps/0/state").asText());
+            assertEquals("NotStarted", parked.at("/order/steps/1/state").asText());
+            assertEquals(0, parked.at("/order/failureCount").asInt());
+            assertTrue(parked.at("/order/completeBy").isNull(), "a parked order has no complete-by to expire");
+            JsonNode overview = Http.get(api.base().resolve("api/admin/overview"), VIEWER).json();
+            JsonNode pause = find(overview.get("pauses"), "scope", "charge-payment");
+            assertTrue(pause.get("waiting").asInt() >= 1, overview.toString());
+            assertNotNull(find(overview.get("alerts"), "kind", "dispatch-paused"), overview.toString());
+        } finally {
+            Http.Reply resumed = admin("pauses/charge-payment/resume", "{\"reason\":\"maintenance over\"}");
+            assertEquals(200, resumed.status(), resumed.body());
+        }
+        JsonNode list = Http.get(api.base().resolve("api/admin/orders?customer=c-paused"), VIEWER).json();
+        for (JsonNode order : list.get("orders")) {
+            api.awaitState(order.get("orderId").asText(), WAIT, "Processed");
+        }
+        assertEquals(0, Http.get(api.base().resolve("api/admin/pauses"), VIEWER).json().get("paused").size());
+        JsonNode audit = Http.get(api.base().resolve("api/admin/audit?limit=10"), VIEWER).json();
+        assertEquals("resume", audit.get(0).get("action").asText(), audit.toString());
+        assertEquals(TestStack.OPERATOR.name(), audit.get(0).get("operator").asText());
+        assertEquals("pause", audit.get(1).get("action").asText(), audit.toString());
+        assertEquals(400, admin("pauses", "{\"scope\":\"no-such-operation\",\"reason\":\"x\"}").status());
+        assertEquals(404, admin("pauses/all/resume", "{\"reason\":\"nothing is paused\"}").status());
+    }
+
+    @Test
+    void theOverviewTheOrderDetailAndTheInstancesTellWhatHappened() {
+        String orderId = api.submit("c-admin-detail");
+        api.awaitState(orderId, WAIT, "Processed");
+
+        JsonNode detail = Http.get(api.base().resolve("api/admin/orders/" + orderId), VIEWER).json();
+        JsonNode calls = detail.get("calls");
+        assertEquals(3, calls.size(), detail.toString());
+        assertEquals("reserve-inventory", calls.get(0).get("operation").asText());
+        assertEquals(orderId + ":reserve-inventory", calls.get(0).get("idempotencyKey").asText());
+        calls.forEach(call -> assertEquals("applied", call.get("result").asText(), call.toString()));
+        assertFalse(detail.at("/actions/resubmit").asBoolean(), "a Processed order is not resubmitted");
+        assertTrue(detail.get("history").size() >= 7, detail.toString());
+
+        JsonNode overview = Http.get(api.base().resolve("api/admin/overview"), VIEWER).json();
+        assertTrue(overview.at("/counts/Processed").asLong() >= 1, overview.toString());
+        assertEquals(60, overview.get("lastHour").size());
+        long processed = 0;
+        for (JsonNode minute : overview.get("lastHour")) {
+            processed += minute.get("processed").asLong();
+        }
+        assertTrue(processed >= 1, "the order finished within the hour: " + overview);
+
+        JsonNode instances = awaitInstances();
+        String holder = instances.at("/supervisor/holder").asText();
+        assertEquals(holder, instances.at("/instances/0/instanceId").asText(), instances.toString());
+        assertTrue(instances.at("/instances/0/alive").asBoolean(), instances.toString());
+
+        JsonNode mine = Http.get(api.base().resolve("api/admin/orders?customer=c-admin-detail&minFailures=0"), VIEWER).json();
+        assertEquals(1, mine.get("orders").size(), mine.toString());
+        assertEquals(orderId, mine.at("/orders/0/orderId").asText());
+        Http.Reply bad = Http.get(api.base().resolve("api/admin/orders?minFailures=many&olderThan=yesterday"), VIEWER);
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.body().contains("minFailures") && bad.body().contains("olderThan"), bad.body());
+
+        assertTrue(awaitMetric("overseer_orders", "state", "Processed") >= 1, "orders by state are sampled");
+        Metrics metrics = Metrics.scrape(root);
+        assertTrue(metrics.has("overseer_dispatch_paused"), metrics.text());
+        assertTrue(metrics.has("overseer_orders_parked"), metrics.text());
+        assertTrue(metrics.has("overseer_supervisor_recoveries_total"), metrics.text());
+
+        JsonNode me = Http.get(api.base().resolve("api/admin/whoami"), VIEWER).json();
+        assertEquals(List.of("viewer"), List.of(me.get("roles").get(0).asText()));
+        assertEquals(1, me.get("roles").size(), me.toString());
+    }
+
+    /** The gauge is sampled every 15 s: waits for a sample above zero. */
+    private double awaitMetric(String name, String... labels) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        double value = 0;
+        while (System.nanoTime() < deadline && value < 1) {
+            value = Metrics.scrape(root).sum(name, labels);
+            sleep();
+        }
+        return value;
+    }
+
+    private JsonNode awaitInstances() {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        JsonNode instances = null;
+        while (System.nanoTime() < deadline) {
+            instances = Http.get(api.base().resolve("api/admin/instances"), VIEWER).json();
+            if (instances.get("instances").size() > 0 && !instances.at("/supervisor/holder").isNull()) {
+                return instances;
+            }
+            sleep();
+        }
+        throw new AssertionError("no instance beat within " + WAIT + ": " + instances);
+    }
+
+    private Http.Reply admin(String path, String json) {
+        return Http.post(api.base().resolve("api/admin/" + path), "application/json", json, OPERATOR);
+    }
+
+    private JsonNode awaitDetail(String orderId, java.util.function.Predicate<JsonNode> until) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        JsonNode detail = null;
+        while (System.nanoTime() < deadline) {
+            detail = Http.get(api.base().resolve("api/admin/orders/" + orderId), VIEWER).json();
+            if (until.test(detail)) {
+                return detail;
+            }
+            sleep();
+        }
+        throw new AssertionError("order " + orderId + " never got there: " + detail);
+    }
+
+    private static JsonNode find(JsonNode array, String field, String value) {
+        for (JsonNode element : array) {
+            if (value.equals(element.path(field).asText())) {
+                return element;
+            }
+        }
+        return null;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
