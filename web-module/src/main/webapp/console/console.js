@@ -566,7 +566,8 @@
             return h('p', {class: 'muted', id: 'alerts-empty'}, 'No alerts.');
         }
         return h('ul', {class: 'alerts', id: 'alerts'}, list.map((a) => h('li', {class: 'severity-' + String(a.severity).replace(/\W/g, '')},
-            h('span', {class: 'badge'}, a.severity || 'alert'), ' ', a.message || a.kind,
+            h('span', {class: 'badge'}, a.severity || 'alert'), ' ',
+            h('span', {title: a.message || null}, preview(a.message || a.kind, 240)),
             a.orderId ? [' ', orderLink(a.orderId, 'open order')] : null,
             a.kind === 'dead-letters' ? [' ', h('a', {href: '#/queues'}, 'open queues')] : null)));
     }
@@ -777,7 +778,7 @@
                         title: 'Redrive every dead letter',
                         what: 'Each goes back to the queue it was dead-lettered from.',
                         post: (reason) => post('dead-letters/redrive', {reason}),
-                        done: (answer) => said(answer, 'Redriven'),
+                        done: (answer) => (answer.count ?? 'The') + ' dead letters sent back to their queues.',
                     })) : null,
                     dead.status === 'fulfilled' ? table('dead-letters', ['Message', 'From queue', 'Reason', 'Order', 'At', 'Body', ''],
                         letters.map((d) => h('tr', {'data-message-id': d.messageId},
@@ -791,9 +792,9 @@
         });
     }
 
-    function preview(body) {
+    function preview(body, max = 300) {
         const text = String(body ?? '');
-        return text.length > 300 ? text.slice(0, 300) + '…' : text;
+        return text.length > max ? text.slice(0, max) + '…' : text;
     }
 
     function deadLetterButtons(d) {

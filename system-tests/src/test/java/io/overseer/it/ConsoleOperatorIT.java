@@ -105,6 +105,9 @@ class ConsoleOperatorIT extends DeployedWarIT {
             assertEquals("no reload", browser.script("return " + MARKER), "hash routes, not page loads");
             browser.screenshot("orders-resumed");
 
+            browser.go(console() + "#/overview");
+            browser.await(By.cssSelector("#counts .tile[data-state=Processed]"));
+            browser.screenshot("overview-later");
             browser.go(console() + "#/audit");
             browser.awaitText(By.id("audit-table"), "maintenance over");
             browser.screenshot("audit");
