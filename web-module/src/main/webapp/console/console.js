@@ -88,8 +88,8 @@
         return h('section', {class: 'card'}, h('h2', null, title), content);
     }
 
-    function definitions(pairs) {
-        return h('dl', {class: 'pairs'}, pairs.filter(Boolean).map(([term, value, attrs]) =>
+    function definitions(pairs, wide) {
+        return h('dl', {class: wide ? 'pairs wide' : 'pairs'}, pairs.filter(Boolean).map(([term, value, attrs]) =>
             [h('dt', null, term), h('dd', attrs || null, value === null || value === undefined || value === '' ? '—' : value)]));
     }
 
@@ -525,7 +525,21 @@
     }
 
     function overview(r, root) {
-        const page = frame(root, 'Overview', () => call('overview'), (o) => {
+        const load = async () => {
+            const o = await call('overview');
+            if (!Array.isArray(o.queues)) { // a server whose overview leaves the broker out: ask for it
+                try {
+                    o.queues = await call('queues');
+                } catch (error) {
+                    if (error instanceof ApiError && error.status === 401) {
+                        throw error;
+                    }
+                    o.queues = [];
+                }
+            }
+            return o;
+        };
+        const page = frame(root, 'Overview', load, (o) => {
             brokerConsole = o.brokerConsole;
             const counts = o.counts || {};
             const states = STATES.concat(Object.keys(counts).filter((k) => !STATES.includes(k)));
@@ -703,10 +717,10 @@
                     ['Paused on', o.pausedOn, {id: 'order-paused-on'}],
                     ['Locked by', o.lockedBy],
                     ['Complete by', time(o.completeBy)],
-                    ['Last error', o.lastError, {class: 'error-text'}],
+                    ['Last error', o.lastError, o.lastError ? {class: 'error-text'} : null],
                     ['Created', time(o.createdAt)],
                     ['Updated', time(o.updatedAt)],
-                ]), h('div', {class: 'buttons', id: 'order-actions'},
+                ], true), h('div', {class: 'buttons', id: 'order-actions'},
                     actions.resubmit ? actionButton('Resubmit', 'resubmit', {
                         title: 'Resubmit this order',
                         what: 'It runs again from the step that failed.',
