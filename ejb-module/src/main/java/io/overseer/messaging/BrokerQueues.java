@@ -60,6 +60,8 @@ public class BrokerQueues {
     ConnectionFactory factory;
     @Resource(lookup = "java:comp/DefaultManagedExecutorService")
     ManagedExecutorService executor;
+    /** {@link #CALL_TIMEOUT_MILLIS}; shorter in tests. */
+    long callTimeoutMillis = CALL_TIMEOUT_MILLIS;
 
     public List<QueueStats> queues() throws BrokerUnavailableException {
         return manage("read the queues' counts", broker -> {
@@ -127,14 +129,14 @@ public class BrokerQueues {
             throw new BrokerUnavailableException("Could not " + what + ": " + e, e);
         }
         try {
-            return call.get(CALL_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            return call.get(callTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             call.cancel(true);
             if (claimed.compareAndSet(false, true)) {
                 IN_FLIGHT.release();
             }
             throw new BrokerUnavailableException("Could not " + what + ": the broker did not answer within "
-                    + CALL_TIMEOUT_MILLIS + " ms", e);
+                    + callTimeoutMillis + " ms", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof JMSRuntimeException || cause instanceof ManagementRequests.ManagementException) {
