@@ -105,8 +105,7 @@ public class BrokerQueues {
 
     private <T> T manage(String what, Function<ManagementRequests, T> work) throws BrokerUnavailableException {
         if (!IN_FLIGHT.tryAcquire()) {
-            throw new BrokerUnavailableException("Could not " + what + ": earlier calls to the broker are still"
-                    + " waiting for it");
+            throw new NotSent("Could not " + what + ": earlier calls to the broker are still waiting for it");
         }
         // The permit is released by whoever claims the call: the task when it starts, or the caller
         // if it gives up before the task started (a cancelled task never runs, so never releases).
@@ -126,7 +125,7 @@ public class BrokerQueues {
             });
         } catch (RejectedExecutionException e) {
             IN_FLIGHT.release();
-            throw new BrokerUnavailableException("Could not " + what + ": " + e, e);
+            throw new NotSent("Could not " + what + ": " + e);
         }
         try {
             return call.get(callTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -136,7 +135,7 @@ public class BrokerQueues {
                 IN_FLIGHT.release();
             }
             throw new BrokerUnavailableException("Could not " + what + ": the broker did not answer within "
-                    + callTimeoutMillis + " ms", e);
+                    + callTimeoutMillis + " ms (a request already sent is carried out if it wakes up)", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof JMSRuntimeException || cause instanceof ManagementRequests.ManagementException) {
@@ -149,6 +148,15 @@ public class BrokerQueues {
                 IN_FLIGHT.release();
             }
             throw new BrokerUnavailableException("Could not " + what + ": interrupted", e);
+        }
+    }
+
+    /** The broker is unavailable and nothing was sent to it: an action certainly did not happen. */
+    public static final class NotSent extends BrokerUnavailableException {
+        private static final long serialVersionUID = 1L;
+
+        NotSent(String message) {
+            super(message);
         }
     }
 

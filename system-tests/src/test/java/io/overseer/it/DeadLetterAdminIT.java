@@ -129,6 +129,48 @@ class DeadLetterAdminIT extends DeployedWarIT {
                 OPERATOR.password()), 400);
     }
 
+    /**
+     * A frozen broker (SIGSTOP) answers nothing: each call is a 503 problem within the bound instead of a
+     * hung request, an action's outcome is audited as unknown, and the page works again once it wakes.
+     */
+    @Test
+    void aFrozenBrokerIsA503WithinTheBoundNotAHungRequest() {
+        long broker = TestStack.broker().pid();
+        signal(broker, "STOP");
+        try {
+            for (String path : List.of("queues", "dead-letters", "queues")) {
+                long started = System.nanoTime();
+                Http.Reply reply = Http.get(admin(path), VIEWER);
+                long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+                assertProblem(reply, 503);
+                assertTrue(reply.header("Retry-After") != null, reply.headers().toString());
+                assertTrue(millis < 8000, path + " answered after " + millis + " ms");
+            }
+            assertProblem(post("dead-letters/999999999/delete", OPERATOR), 503);
+        } finally {
+            signal(broker, "CONT");
+        }
+        assertEquals(1, TestStack.scalar("SELECT count(*) FROM admin_audit WHERE target = 'dead-letter 999999999'"
+                + " AND (outcome LIKE 'outcome unknown: %' OR outcome LIKE 'not done: %') AND operator = ?",
+                TestStack.OPERATOR.name()));
+        Poll.until("the queues counted again after the broker woke", Duration.ofSeconds(60),
+                () -> Http.get(admin("queues"), VIEWER).status() == 200);
+    }
+
+    /** Sends SIGSTOP or SIGCONT to the broker's process and its children. */
+    private static void signal(long pid, String signal) {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(pid)));
+        ProcessHandle.of(pid).ifPresent(root -> root.descendants().forEach(child -> command.add(Long.toString(child.pid()))));
+        try {
+            assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), String.join(" ", command));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Sends as the broker's operator; to the DLQ as Artemis itself would after too many deliveries. */
     private static void send(String queue, String body, boolean asIfFromOrders) {
         try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {

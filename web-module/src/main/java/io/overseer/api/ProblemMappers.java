@@ -132,7 +132,7 @@ public final class ProblemMappers {
             long last = LAST_LOG.get();
             long now = System.nanoTime();
             if (now - last >= QUIET_NANOS && LAST_LOG.compareAndSet(last, now)) {
-                LOG.log(Level.WARNING, "The broker's management did not answer; answered 503 (logged at most every 30 s): {0}",
+                LOG.log(Level.WARNING, "The broker did not answer a management call; answered 503 (logged at most every 30 s): {0}",
                         e.getMessage());
             }
             return Response.fromResponse(respond(Problem.of(503, "Service Unavailable",
