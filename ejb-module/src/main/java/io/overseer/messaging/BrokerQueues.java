@@ -40,8 +40,8 @@ import java.util.function.Function;
  * <p>Bounded: a broker that does not answer (down, reconnecting, frozen) costs a caller at most
  * {@link #CALL_TIMEOUT_MILLIS}, then {@link BrokerUnavailableException}. The client can block far longer
  * (30 s call timeout, reconnection without end), so the calls run on the executor and the caller stops
- * waiting; while {@link #MAX_IN_FLIGHT} earlier calls are still stuck, the next fails at once instead of
- * taking more threads.
+ * waiting. At most {@link #MAX_IN_FLIGHT} calls run at once: a caller waits for a free one within the same
+ * bound (calls to a healthy broker take milliseconds), so stuck calls never take more threads than that.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -52,7 +52,7 @@ public class BrokerQueues {
             Destinations.AGENT_REPLIES, Destinations.DEAD_LETTERS, Destinations.EXPIRY);
     static final long CALL_TIMEOUT_MILLIS = 5000;
     static final long REPLY_TIMEOUT_MILLIS = 3000;
-    static final int MAX_IN_FLIGHT = 2;
+    static final int MAX_IN_FLIGHT = 4;
     private static final Semaphore IN_FLIGHT = new Semaphore(MAX_IN_FLIGHT);
     private static final String DLQ = "queue." + Destinations.DEAD_LETTERS;
 
@@ -104,8 +104,14 @@ public class BrokerQueues {
     }
 
     private <T> T manage(String what, Function<ManagementRequests, T> work) throws BrokerUnavailableException {
-        if (!IN_FLIGHT.tryAcquire()) {
-            throw new NotSent("Could not " + what + ": earlier calls to the broker are still waiting for it");
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(callTimeoutMillis);
+        try {
+            if (!IN_FLIGHT.tryAcquire(callTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                throw new NotSent("Could not " + what + ": earlier calls to the broker are still waiting for it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NotSent("Could not " + what + ": interrupted");
         }
         // The permit is released by whoever claims the call: the task when it starts, or the caller
         // if it gives up before the task started (a cancelled task never runs, so never releases).
@@ -128,7 +134,7 @@ public class BrokerQueues {
             throw new NotSent("Could not " + what + ": " + e);
         }
         try {
-            return call.get(callTimeoutMillis, TimeUnit.MILLISECONDS);
+            return call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             call.cancel(true);
             if (claimed.compareAndSet(false, true)) {
