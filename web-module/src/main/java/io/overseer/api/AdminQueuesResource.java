@@ -85,7 +85,7 @@ public class AdminQueuesResource {
     }
 
     @POST
-    @Path("dead-letters/{messageId: [0-9]{1,19}}/redrive")
+    @Path("dead-letters/{messageId}/redrive")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Send a dead letter back to its original queue (role operator)")
     @APIResponse(responseCode = "200", description = "It went back", content = @Content(
@@ -95,8 +95,9 @@ public class AdminQueuesResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "503", ref = "BrokerUnavailable")
-    public Done redrive(@PathParam("messageId") long messageId, @NotNull @Valid OperatorResource.Action action)
+    public Done redrive(@PathParam("messageId") String id, @NotNull @Valid OperatorResource.Action action)
             throws BrokerUnavailableException {
+        long messageId = messageId(id);
         if (!actions.redrive(messageId, operator(), action.reason())) {
             throw new NotFoundException("No dead letter " + messageId + " that can go back: it is gone, or it has no"
                     + " original queue (messages dead-lettered from the agents' queues can only be deleted)");
@@ -119,7 +120,7 @@ public class AdminQueuesResource {
     }
 
     @POST
-    @Path("dead-letters/{messageId: [0-9]{1,19}}/delete")
+    @Path("dead-letters/{messageId}/delete")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Delete a dead letter (role operator)")
     @APIResponse(responseCode = "200", description = "It is deleted", content = @Content(
@@ -129,12 +130,29 @@ public class AdminQueuesResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "503", ref = "BrokerUnavailable")
-    public Done delete(@PathParam("messageId") long messageId, @NotNull @Valid OperatorResource.Action action)
+    public Done delete(@PathParam("messageId") String id, @NotNull @Valid OperatorResource.Action action)
             throws BrokerUnavailableException {
+        long messageId = messageId(id);
         if (!actions.delete(messageId, operator(), action.reason())) {
             throw new NotFoundException("No dead letter " + messageId);
         }
         return new Done("delete", messageId, 1);
+    }
+
+    /**
+     * A broker message id. Parsed here rather than by a regular expression in the path, which the OpenAPI
+     * document would show as the path's text; one that is not a number names no message: 404.
+     */
+    private static long messageId(String id) {
+        try {
+            long value = Long.parseLong(id);
+            if (value >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new NotFoundException("No dead letter " + id + ": a message id is a whole number");
     }
 
     /** Parsed here, not by JAX-RS (whose conversion failures of query parameters are 404s). */
