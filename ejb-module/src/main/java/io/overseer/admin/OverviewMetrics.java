@@ -2,6 +2,9 @@ package io.overseer.admin;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.overseer.messaging.BrokerQueues;
+import io.overseer.messaging.BrokerUnavailableException;
+import io.overseer.messaging.QueueStats;
 import io.overseer.statestore.ProcessState;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ConcurrencyManagement;
@@ -21,7 +24,8 @@ import java.util.logging.Logger;
 
 /**
  * What the console's overview shows, as meters at {@code /api/metrics}: orders by state, orders parked
- * on a pause, and the scopes paused. Sampled from the state store every 15 seconds by each instance (a
+ * on a pause, the scopes paused, and the depth and consumers of the application's queues (-1 until the
+ * broker first answers). Sampled from the state store every 15 seconds by each instance (a
  * scrape never waits for the database, and every instance reports the same cluster-wide figures, so
  * take one instance's, not their sum). Step latencies, retries and failures per operation are the
  * agents' meters ({@link io.overseer.agent.AgentMetrics}); supervisor recoveries are counted by the
@@ -36,10 +40,14 @@ public class OverviewMetrics {
     public static final String ORDERS = "overseer.orders";
     public static final String PARKED = "overseer.orders.parked";
     public static final String PAUSED = "overseer.dispatch.paused";
+    public static final String QUEUE_MESSAGES = "overseer.broker.queue.messages";
+    public static final String QUEUE_CONSUMERS = "overseer.broker.queue.consumers";
 
     private final Map<ProcessState, AtomicLong> byState = new EnumMap<>(ProcessState.class);
     private final AtomicLong parked = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
+    private final Map<String, AtomicLong> queueMessages = new java.util.HashMap<>();
+    private final Map<String, AtomicLong> queueConsumers = new java.util.HashMap<>();
 
     @Inject
     MeterRegistry registry;
@@ -47,6 +55,8 @@ public class OverviewMetrics {
     AdminQueries queries;
     @EJB
     DispatchPauses pauses;
+    @EJB
+    BrokerQueues brokerQueues;
 
     @PostConstruct
     void register() {
@@ -60,6 +70,16 @@ public class OverviewMetrics {
                 .description("Orders waiting for a paused operation (cluster-wide)").register(registry);
         Gauge.builder(PAUSED, paused, AtomicLong::get)
                 .description("Operations (or \"all\") whose dispatch an operator has paused").register(registry);
+        for (String queue : BrokerQueues.QUEUES) {
+            queueMessages.put(queue, gauge(QUEUE_MESSAGES, queue, "Messages in the queue, as broker management counts them"));
+            queueConsumers.put(queue, gauge(QUEUE_CONSUMERS, queue, "Consumers attached to the queue"));
+        }
+    }
+
+    private AtomicLong gauge(String name, String queue, String description) {
+        AtomicLong value = new AtomicLong(-1); // -1 until the broker first answers
+        Gauge.builder(name, value, AtomicLong::get).tag("queue", queue).description(description).register(registry);
+        return value;
     }
 
     @Schedule(hour = "*", minute = "*", second = "*/15", persistent = false)
@@ -72,6 +92,18 @@ public class OverviewMetrics {
             parked.set(queries.parked());
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Overview metrics not sampled (the database is unreachable?); next time", e);
+        }
+        try {
+            for (QueueStats queue : brokerQueues.queues()) {
+                AtomicLong messages = queueMessages.get(queue.name());
+                AtomicLong consumers = queueConsumers.get(queue.name());
+                if (messages != null && consumers != null) {
+                    messages.set(queue.messageCount());
+                    consumers.set(queue.consumerCount());
+                }
+            }
+        } catch (BrokerUnavailableException | RuntimeException e) {
+            LOG.log(Level.FINE, "Queue depths not sampled (the broker is unreachable?); next time", e);
         }
     }
 }

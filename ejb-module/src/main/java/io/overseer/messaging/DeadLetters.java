@@ -58,6 +58,9 @@ public class DeadLetters {
             JMSProducer producer = jms.createProducer()
                     .setProperty(Destinations.DEAD_LETTER_REASON, reason)
                     .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin);
+            if (Destinations.ORDERS.equals(origin)) {
+                redrivable(producer, origin);
+            }
             for (Object name : Collections.list(message.getPropertyNames())) {
                 String key = (String) name;
                 if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key)) {
@@ -78,6 +81,18 @@ public class DeadLetters {
         } catch (JMSException e) {
             throw new IllegalStateException("Could not dead-letter a message from " + origin, e);
         }
+    }
+
+    /**
+     * Marks the copy as Artemis marks what it dead-letters itself, so that an operator can send it back
+     * (QueueControl's retryMessage, {@link BrokerQueues#redrive}). Only copies from the order queue: the
+     * broker stamps the copy with the application's user ({@value Destinations#VALIDATED_USER}), and a
+     * reply or request sent back to the agents' queues would pass as the application's own — the very
+     * forgery ReplySenders refuses, and broker.xml keeps operators from sending there. Lost agent work is
+     * re-issued by the supervisor instead.
+     */
+    private static void redrivable(JMSProducer producer, String queue) {
+        producer.setProperty(DeadLetterPages.ORIGINAL_ADDRESS, queue).setProperty(DeadLetterPages.ORIGINAL_QUEUE, queue);
     }
 
     /**

@@ -125,6 +125,7 @@ class AdminApiIT extends DeployedWarIT {
         JsonNode overview = Http.get(api.base().resolve("api/admin/overview"), VIEWER).json();
         assertTrue(overview.at("/counts/Processed").asLong() >= 1, overview.toString());
         assertEquals(60, overview.get("lastHour").size());
+        assertEquals(5, overview.get("queues").size(), "orders, agent.requests, agent.replies, DLQ, ExpiryQueue: " + overview);
         long processed = 0;
         for (JsonNode minute : overview.get("lastHour")) {
             processed += minute.get("processed").asLong();
@@ -148,6 +149,8 @@ class AdminApiIT extends DeployedWarIT {
         assertTrue(metrics.has("overseer_dispatch_paused"), metrics.text());
         assertTrue(metrics.has("overseer_orders_parked"), metrics.text());
         assertTrue(metrics.has("overseer_supervisor_recoveries_total"), metrics.text());
+        assertTrue(metrics.sum("overseer_broker_queue_consumers", "queue", "orders") >= 1,
+                "the order queue's consumers, sampled from broker management: " + metrics.text());
 
         JsonNode me = Http.get(api.base().resolve("api/admin/whoami"), VIEWER).json();
         assertEquals(List.of("viewer"), List.of(me.get("roles").get(0).asText()));

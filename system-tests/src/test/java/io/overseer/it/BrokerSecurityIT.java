@@ -1,11 +1,19 @@
 package io.overseer.it;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.launcher.BrokerUser;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.TestStack;
+import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TextMessage;
 import jakarta.jms.JMSRuntimeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,6 +75,56 @@ class BrokerSecurityIT {
     void aViewerMayNotSubmit() {
         try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             assertThrows(JMSRuntimeException.class, () -> jms.createProducer().send(jms.createQueue("orders"), "{}"));
+        }
+    }
+
+    /**
+     * The application manages by message only what the console needs (management-message-rbac): the counts
+     * of its queues, the dead letters' list, and retry or remove of dead letters — not a purge, nor a
+     * removal from a live queue, nor the broker itself. The operator keeps every operation.
+     */
+    @Test
+    void theApplicationManagesDeadLettersAndReadsCountsButNothingElse() {
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_APPLICATION).createContext()) {
+            for (String queue : new String[] {"orders", "agent.requests", "agent.replies", "DLQ", "ExpiryQueue"}) {
+                assertTrue(manage(jms, "queue." + queue, ATTRIBUTE, "messageCount", null), queue);
+            }
+            assertTrue(manage(jms, "queue.DLQ", OPERATION, "browse", "[1,1]"));
+            assertTrue(manage(jms, "queue.DLQ", OPERATION, "retryMessage", "[-1]"));
+            assertTrue(manage(jms, "queue.DLQ", OPERATION, "removeMessage", "[-1]"));
+
+            assertFalse(manage(jms, "queue.DLQ", OPERATION, "removeAllMessages", "[]"));
+            assertFalse(manage(jms, "queue.orders", OPERATION, "removeMessage", "[-1]"));
+            assertFalse(manage(jms, "queue.orders", OPERATION, "retryMessages", "[]"));
+            assertFalse(manage(jms, "queue.agent.replies", OPERATION, "removeAllMessages", "[]"));
+            assertFalse(manage(jms, "broker", ATTRIBUTE, "version", null));
+        }
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+            assertTrue(manage(jms, "broker", ATTRIBUTE, "version", null));
+            assertTrue(manage(jms, "queue.orders", OPERATION, "removeMessage", "[-1]"));
+        }
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            assertThrows(JMSRuntimeException.class, () -> manage(jms, "queue.DLQ", ATTRIBUTE, "messageCount", null));
+        }
+    }
+
+    private static final String ATTRIBUTE = "_AMQ_Attribute";
+    private static final String OPERATION = "_AMQ_OperationName";
+
+    /** Whether the broker carried out a management request (Artemis's management message API, in plain JMS). */
+    private static boolean manage(JMSContext jms, String resource, String kind, String name, String parameters) {
+        TemporaryQueue replies = jms.createTemporaryQueue();
+        try (JMSConsumer consumer = jms.createConsumer(replies)) {
+            TextMessage request = jms.createTextMessage(parameters);
+            request.setStringProperty("_AMQ_ResourceName", resource);
+            request.setStringProperty(kind, name);
+            request.setJMSReplyTo(replies);
+            jms.createProducer().send(jms.createQueue("activemq.management"), request);
+            Message reply = consumer.receive(5000);
+            assertNotNull(reply, "an answer to " + resource + " " + name);
+            return reply.getBooleanProperty("_AMQ_OperationSucceeded");
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
         }
     }
 

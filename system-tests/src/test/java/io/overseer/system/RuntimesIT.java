@@ -70,6 +70,8 @@ class RuntimesIT {
                     test(id + ": a legacy JMS client's order, with notifications", () -> s.ready().aLegacyJmsClientsOrder()),
                     test(id + ": 401 without credentials, 403 without the role", () -> s.ready().unauthenticatedIsRefused()),
                     test(id + ": bad input is a 4xx problem and stores nothing", () -> s.ready().badInputIsAProblem()),
+                    test(id + ": the admin API reads the broker and redrives a dead letter through management",
+                            () -> s.ready().theAdminApiManagesTheBroker()),
                     test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
                     test(id + " stops", s::stop)));
         });
@@ -187,6 +189,39 @@ class RuntimesIT {
                     .submitRaw("application/json", OrdersApi.order("c-rt-403-" + runtime.id(), "A-1", 1));
             assertEquals(403, forbidden.status(), forbidden.body());
             assertTrue(forbidden.contentType().startsWith("application/problem+json"), forbidden.contentType());
+        }
+
+        /**
+         * The console's broker side on this runtime's JMS pool and executor: the queues' counts and the
+         * dead letters through Artemis management, and a valid order that the broker dead-lettered sent
+         * back to the order queue, where it becomes an order.
+         */
+        void theAdminApiManagesTheBroker() {
+            Http.Credentials operator = TestStack.credentials(TestStack.OPERATOR);
+            URI admin = URI.create(server.baseUrl() + "/api/admin/");
+            Http.Reply queues = Http.get(admin.resolve("queues"), operator);
+            assertEquals(200, queues.status(), queues.body());
+            assertEquals(5, queues.json().size(), queues.body());
+
+            String customer = "c-rt-redrive-" + runtime.id() + "-" + UUID.randomUUID();
+            try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+                jms.createProducer().setProperty("_AMQ_ORIG_ADDRESS", "orders").setProperty("_AMQ_ORIG_QUEUE", "orders")
+                        .send(jms.createQueue("DLQ"), OrdersApi.order(customer, "A-1", 1));
+            }
+            Http.Reply letters = Http.get(admin.resolve("dead-letters?limit=500"), operator);
+            assertEquals(200, letters.status(), letters.body());
+            long messageId = -1;
+            for (JsonNode letter : letters.json()) {
+                if (letter.path("body").asText().contains(customer)) {
+                    messageId = letter.get("messageId").asLong();
+                }
+            }
+            assertTrue(messageId > 0, "the dead letter is listed: " + letters.body());
+            Http.Reply redriven = Http.post(admin.resolve("dead-letters/" + messageId + "/redrive"), "application/json",
+                    "{\"reason\":\"runtime check\"}", operator);
+            assertEquals(200, redriven.status(), redriven.body());
+            String orderId = TestStack.awaitOrderOf(customer, WAIT);
+            assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed", "Error").get("processState").asText());
         }
 
         /** Bad input is a problem body on every server, and stores nothing. */

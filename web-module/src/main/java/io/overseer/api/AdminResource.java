@@ -3,7 +3,11 @@ package io.overseer.api;
 import io.overseer.admin.AdminQueries;
 import io.overseer.admin.AuditLog;
 import io.overseer.admin.DispatchPauses;
+import io.overseer.messaging.BrokerQueues;
+import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.Courier;
+import io.overseer.messaging.Destinations;
+import io.overseer.messaging.QueueStats;
 import io.overseer.platform.Clocks;
 import io.overseer.statestore.ProcessState;
 import jakarta.enterprise.context.RequestScoped;
@@ -54,10 +58,10 @@ public class AdminResource {
     }
 
     @JsonbNillable
-    @JsonbPropertyOrder({"at", "counts", "lastHour", "oldestWaiting", "alerts", "pauses", "brokerConsole"})
+    @JsonbPropertyOrder({"at", "counts", "lastHour", "oldestWaiting", "alerts", "queues", "pauses", "brokerConsole"})
     public record Overview(OffsetDateTime at, Map<ProcessState, Long> counts, List<AdminQueries.Minute> lastHour,
-                           AdminQueries.Waiting oldestWaiting, List<Alert> alerts, List<DispatchPauses.Pause> pauses,
-                           String brokerConsole) {
+                           AdminQueries.Waiting oldestWaiting, List<Alert> alerts, List<QueueStats> queues,
+                           List<DispatchPauses.Pause> pauses, String brokerConsole) {
     }
 
     public record Caller(String name, List<String> roles) {
@@ -88,6 +92,8 @@ public class AdminResource {
     @Inject
     Courier courier;
     @Inject
+    BrokerQueues brokerQueues;
+    @Inject
     Clocks clocks;
     @Inject
     @ConfigProperty(name = "overseer.console.broker-console-url")
@@ -104,8 +110,19 @@ public class AdminResource {
     public Overview overview() {
         Map<ProcessState, Long> counts = queries.counts();
         List<DispatchPauses.Pause> paused = pauses.paused();
+        List<Alert> alerts = new ArrayList<>();
+        List<QueueStats> depths = List.of();
+        try {
+            depths = brokerQueues.queues();
+            depths.stream().filter(queue -> queue.name().equals(Destinations.DEAD_LETTERS) && queue.messageCount() > 0)
+                    .forEach(dlq -> alerts.add(new Alert("dead-letters", "warning", dlq.messageCount()
+                            + " dead-lettered messages wait in " + dlq.name() + " (see Queues)", null)));
+        } catch (BrokerUnavailableException e) {
+            alerts.add(new Alert("broker-unreachable", "critical", "Queue counts unavailable: " + e.getMessage(), null));
+        }
+        alerts.addAll(alerts(counts, paused));
         return new Overview(clocks.now(), counts, queries.lastHour(), queries.oldestWaiting().orElse(null),
-                alerts(counts, paused), paused, brokerConsole.filter(url -> !url.isBlank()).orElse(null));
+                alerts, depths, paused, brokerConsole.filter(url -> !url.isBlank()).orElse(null));
     }
 
     private List<Alert> alerts(Map<ProcessState, Long> counts, List<DispatchPauses.Pause> paused) {

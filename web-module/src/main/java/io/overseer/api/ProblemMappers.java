@@ -118,6 +118,29 @@ public final class ProblemMappers {
         }
     }
 
+    /**
+     * The broker did not answer a management call in time, or refused it (the admin API's queue counts and
+     * dead-letter actions): 503 with Retry-After and the reason; logged once per outage at most every 30 s.
+     */
+    @Provider
+    public static class BrokerUnavailable implements ExceptionMapper<io.overseer.messaging.BrokerUnavailableException> {
+        private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(30);
+        private static final AtomicLong LAST_LOG = new AtomicLong(System.nanoTime() - QUIET_NANOS);
+
+        @Override
+        public Response toResponse(io.overseer.messaging.BrokerUnavailableException e) {
+            long last = LAST_LOG.get();
+            long now = System.nanoTime();
+            if (now - last >= QUIET_NANOS && LAST_LOG.compareAndSet(last, now)) {
+                LOG.log(Level.WARNING, "The broker did not answer a management call; answered 503 (logged at most every 30 s): {0}",
+                        e.getMessage());
+            }
+            return Response.fromResponse(respond(Problem.of(503, "Service Unavailable",
+                    "The broker is not reachable just now: " + e.getMessage())))
+                    .header("Retry-After", Unexpected.RETRY_AFTER_SECONDS).build();
+        }
+    }
+
     /** Malformed JSON or JSON of the wrong shape: 400. */
     @Provider
     public static class Unreadable implements ExceptionMapper<ProcessingException> {

@@ -43,6 +43,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                 @APIResponse(name = "UnsupportedMediaType", description = "The body is not application/json in UTF-8, or its"
                         + " Content-Type cannot be read",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
+                @APIResponse(name = "BrokerUnavailable", description = "The broker did not answer within a few"
+                        + " seconds; retry after the Retry-After seconds",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "KeyReused", description = "The Idempotency-Key was used for a different request",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem")))
         }))
