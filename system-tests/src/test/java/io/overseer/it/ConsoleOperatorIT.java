@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
@@ -124,8 +123,6 @@ class ConsoleOperatorIT extends DeployedWarIT {
      * from the page, it goes back to the order queue and becomes an order.
      */
     @Test
-    @Disabled("needs GET /api/admin/dead-letters and its redrive, from branch queues: enable once queues is merged"
-            + " (it passed on a trial merge of queues e3c908d into console b7320e2)")
     void aRedrivenDeadLetterBecomesAnOrder() throws Exception {
         String customer = "c-console-redrive-" + UUID.randomUUID().toString().substring(0, 8);
         try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
