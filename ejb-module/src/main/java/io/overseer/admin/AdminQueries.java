@@ -1,5 +1,7 @@
 package io.overseer.admin;
 
+import static io.overseer.platform.Database.utc;
+
 import io.overseer.agent.AgentRequest;
 import io.overseer.platform.Clocks;
 import io.overseer.statestore.HistoryView;
@@ -18,10 +20,8 @@ import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -296,10 +296,4 @@ public class AdminQueries {
                 utc(row[2]).isAfter(now.minus(ALIVE)), ((Number) row[3]).longValue())).toList();
     }
 
-    private static OffsetDateTime utc(Object value) {
-        if (value instanceof OffsetDateTime time) {
-            return time.withOffsetSameInstant(ZoneOffset.UTC);
-        }
-        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
-    }
 }

@@ -1,5 +1,7 @@
 package io.overseer.admin;
 
+import static io.overseer.platform.Database.utc;
+
 import io.overseer.platform.Clocks;
 import io.overseer.statestore.ReasonText;
 import jakarta.ejb.Stateless;
@@ -8,9 +10,7 @@ import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.sql.Timestamp;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -60,10 +60,4 @@ public class AuditLog {
         return text.length() <= max ? text : text.substring(0, max);
     }
 
-    private static OffsetDateTime utc(Object value) {
-        if (value instanceof OffsetDateTime time) {
-            return time.withOffsetSameInstant(ZoneOffset.UTC);
-        }
-        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
-    }
 }

@@ -1,5 +1,7 @@
 package io.overseer.admin;
 
+import static io.overseer.platform.Database.utc;
+
 import io.overseer.platform.Clocks;
 import io.overseer.scheduler.DispatchQueue;
 import io.overseer.statestore.PausedDispatch;
@@ -11,9 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.sql.Timestamp;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -135,10 +135,4 @@ public class DispatchPauses {
         }
     }
 
-    private static OffsetDateTime utc(Object value) {
-        if (value instanceof OffsetDateTime time) {
-            return time.withOffsetSameInstant(ZoneOffset.UTC);
-        }
-        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
-    }
 }

@@ -1,5 +1,9 @@
 package io.overseer.platform;
 
+import java.sql.Timestamp;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
 /**
  * The application's one PostgreSQL datasource, reached through a resource reference rather than a
  * server's global JNDI name: {@code @Resource(name = Database.DATA_SOURCE)} declares
@@ -15,5 +19,16 @@ public final class Database {
     public static final String DATA_SOURCE = "jdbc/overseer";
 
     private Database() {
+    }
+
+    /**
+     * A timestamptz column's value from a native query, in UTC: the driver hands it over as a Timestamp or
+     * an OffsetDateTime, depending on its version.
+     */
+    public static OffsetDateTime utc(Object value) {
+        if (value instanceof OffsetDateTime time) {
+            return time.withOffsetSameInstant(ZoneOffset.UTC);
+        }
+        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
     }
 }

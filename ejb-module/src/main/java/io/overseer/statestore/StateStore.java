@@ -1,14 +1,14 @@
 package io.overseer.statestore;
 
+import static io.overseer.platform.Database.utc;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
-import java.sql.Timestamp;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -97,13 +97,6 @@ public class StateStore {
                 ProcessState.valueOf((String) row[3]), utc(row[4]), utc(row[5]))).toList();
     }
 
-    /** The driver hands timestamptz to native queries as Timestamp or OffsetDateTime, depending on version. */
-    private static OffsetDateTime utc(Object value) {
-        if (value instanceof OffsetDateTime time) {
-            return time.withOffsetSameInstant(ZoneOffset.UTC);
-        }
-        return ((Timestamp) value).toInstant().atOffset(ZoneOffset.UTC);
-    }
 
     /**
      * What a scheduler may claim: Pending, or Compensating with nobody on it, not parked on a paused
