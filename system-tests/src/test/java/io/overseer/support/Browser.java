@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -34,6 +36,11 @@ public final class Browser implements AutoCloseable {
     /** How long a page may take to show what the test waits for: a few of the console's 2 s polls, and the work. */
     public static final Duration WAIT = Duration.ofSeconds(60);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    /**
+     * Quiets Selenium's warning that Debian's Chromium is newer than the DevTools protocols it bundles: the
+     * tests speak WebDriver only, never DevTools. Held here, as java.util.logging keeps loggers weakly.
+     */
+    private static final Logger DEVTOOLS = quiet(Logger.getLogger("org.openqa.selenium.devtools"));
 
     private final ChromeDriverService service;
     private final ChromeDriver driver;
@@ -63,6 +70,11 @@ public final class Browser implements AutoCloseable {
             service.stop();
             throw e;
         }
+    }
+
+    private static Logger quiet(Logger logger) {
+        logger.setLevel(Level.SEVERE);
+        return logger;
     }
 
     /** Fails naming the Debian packages when either executable is missing. */
