@@ -54,10 +54,12 @@ public class AdminQueries {
     }
 
     /** Finished orders in one minute: Processed, and failed (Compensated or Error). */
+    @JsonbPropertyOrder({"minute", "processed", "failed"})
     public record Minute(OffsetDateTime minute, long processed, long failed) {
     }
 
     /** The order that has waited longest for a scheduler or an agent. */
+    @JsonbPropertyOrder({"orderId", "processState", "createdAt", "waitingSeconds"})
     public record Waiting(String orderId, ProcessState processState, OffsetDateTime createdAt, long waitingSeconds) {
     }
 

@@ -64,9 +64,11 @@ public class AdminResource {
                            List<DispatchPauses.Pause> pauses, String brokerConsole) {
     }
 
+    @JsonbPropertyOrder({"name", "roles"})
     public record Caller(String name, List<String> roles) {
     }
 
+    @JsonbPropertyOrder({"paused", "operations"})
     public record Pauses(List<DispatchPauses.Pause> paused, List<String> operations) {
     }
 
@@ -77,6 +79,7 @@ public class AdminResource {
     }
 
     @JsonbNillable
+    @JsonbPropertyOrder({"supervisor", "instances"})
     public record Instances(AdminQueries.Lease supervisor, List<AdminQueries.Instance> instances) {
     }
 
