@@ -72,6 +72,8 @@ class RuntimesIT {
                     test(id + ": bad input is a 4xx problem and stores nothing", () -> s.ready().badInputIsAProblem()),
                     test(id + ": the admin API reads the broker and redrives a dead letter through management",
                             () -> s.ready().theAdminApiManagesTheBroker()),
+                    test(id + ": the console is served, and a paused operation parks orders until resumed",
+                            () -> s.ready().theConsoleAndPauses()),
                     test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
                     test(id + " stops", s::stop)));
         });
@@ -222,6 +224,47 @@ class RuntimesIT {
             assertEquals(200, redriven.status(), redriven.body());
             String orderId = TestStack.awaitOrderOf(customer, WAIT);
             assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed", "Error").get("processState").asText());
+        }
+
+        /**
+         * The console's page with its security headers, and the admin API's pause on this runtime's
+         * persistence provider and JAX-RS: an order parks on the paused operation without failing, and
+         * finishes once it is resumed.
+         */
+        void theConsoleAndPauses() {
+            URI root = URI.create(server.baseUrl() + "/");
+            Http.Reply page = Http.get(root.resolve("console/"));
+            assertEquals(200, page.status(), page.body());
+            assertTrue(page.body().contains("console.js"), page.body());
+            assertTrue(String.valueOf(page.header("Content-Security-Policy")).contains("default-src 'self'"),
+                    page.headers().toString());
+            assertEquals(200, Http.get(root.resolve("console/console.js")).status());
+
+            Http.Credentials operator = TestStack.credentials(TestStack.OPERATOR);
+            URI admin = root.resolve("api/admin/");
+            Http.Reply paused = Http.post(admin.resolve("pauses"), "application/json",
+                    "{\"scope\":\"charge-payment\",\"reason\":\"runtime check\"}", operator);
+            assertEquals(200, paused.status(), paused.body());
+            String orderId;
+            try {
+                orderId = api.submit("c-rt-paused-" + runtime.id());
+                var last = new java.util.concurrent.atomic.AtomicReference<JsonNode>();
+                Poll.until("order " + orderId + " parked on charge-payment", WAIT, () -> {
+                    last.set(Http.get(admin.resolve("orders/" + orderId), TestStack.credentials(TestStack.VIEWER)).json());
+                    return "charge-payment".equals(last.get().at("/order/pausedOn").asText());
+                });
+                JsonNode parked = last.get();
+                assertEquals("Pending", parked.at("/order/processState").asText(), parked.toString());
+                assertEquals(0, parked.at("/order/failureCount").asInt(), parked.toString());
+            } finally {
+                Http.Reply resumed = Http.post(admin.resolve("pauses/charge-payment/resume"), "application/json",
+                        "{\"reason\":\"runtime check over\"}", operator);
+                assertEquals(200, resumed.status(), resumed.body());
+            }
+            assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed", "Error").get("processState").asText());
+            Http.Reply overview = Http.get(admin.resolve("overview"), TestStack.credentials(TestStack.VIEWER));
+            assertEquals(200, overview.status(), overview.body());
+            assertTrue(overview.json().at("/counts/Processed").asLong() >= 1, overview.body());
         }
 
         /** Bad input is a problem body on every server, and stores nothing. */
