@@ -180,30 +180,10 @@
         return error instanceof TypeError ? 'The server cannot be reached: ' + error.message : error.message;
     }
 
-    /**
-     * Who the caller is: GET whoami; a server without it is probed instead — the overview for reading,
-     * and for acting a POST the container refuses to a viewer (403) before anything reads it, while an
-     * operator's is refused by JAX-RS for its text/plain body (415) and never acts.
-     */
+    /** Who the caller is, and with which of the console's roles (GET whoami). */
     async function identify(name, header) {
-        try {
-            const who = await call('whoami', {header});
-            return {name: who.name || name, roles: Array.isArray(who.roles) ? who.roles : []};
-        } catch (error) {
-            if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) {
-                throw error;
-            }
-        }
-        await call('overview', {header});
-        try {
-            await call('pauses', {method: 'POST', header, body: 'probe', contentType: 'text/plain'});
-            return {name, roles: ['operator']};
-        } catch (error) {
-            if (error instanceof ApiError) {
-                return {name, roles: [error.status === 403 ? 'viewer' : 'operator']};
-            }
-            throw error;
-        }
+        const who = await call('whoami', {header});
+        return {name: who.name || name, roles: Array.isArray(who.roles) ? who.roles : []};
     }
 
     function saveSession() {
