@@ -234,7 +234,7 @@ class RuntimesIT {
         void theConsoleAndPauses() {
             URI root = URI.create(server.baseUrl() + "/");
             Http.Reply page = Http.get(root.resolve("console/"));
-            assertEquals(200, page.status(), page.body());
+            assertEquals(200, page.status(), page.location() + " " + page.headers() + " " + page.body());
             assertTrue(page.body().contains("console.js"), page.body());
             assertTrue(String.valueOf(page.header("Content-Security-Policy")).contains("default-src 'self'"),
                     page.headers().toString());
