@@ -44,6 +44,13 @@ public class DispatchPauses {
 
     /** Ends a pause; public so that the database tests run the very text the product runs. */
     public static final String RESUME_SQL = "DELETE FROM dispatch_pause WHERE scope = ?1";
+    /**
+     * Taken by a resume before its delete. A share lock that other share locks hold is granted to a new
+     * reader at once, even while a delete waits for it: under steady claims, the delete alone could wait
+     * for as long as they last. This table lock conflicts with the readers' (ROW SHARE) and queues fairly:
+     * the resume waits for the readers already holding a pause, and later ones wait for the resume.
+     */
+    public static final String RESUME_LOCK_SQL = "LOCK TABLE dispatch_pause IN EXCLUSIVE MODE";
 
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
@@ -113,19 +120,25 @@ public class DispatchPauses {
     /**
      * Resumes {@code scope}: deletes its row — waiting for claims that read it to commit (they hold it
      * share-locked) — then unparks the records parked on it and announces them. A record parked on an
-     * operation still paused by another scope parks again when claimed. Resuming what is not paused
-     * changes nothing.
+     * operation still paused by another scope parks again when claimed. Any paused scope can be resumed,
+     * even one no workflow names any more (a deployment renamed the operation), and resuming
+     * {@value PausedDispatch#ALL} unparks every parked record whatever is paused: there is always a way
+     * out. Otherwise resuming what is not paused changes nothing.
      */
     public Outcome resume(String scope, String operator, String reason) {
-        requirePausable(scope);
+        em.createNativeQuery(RESUME_LOCK_SQL).executeUpdate();
         int deleted = em.createNativeQuery(RESUME_SQL)
                 .setParameter(1, scope).executeUpdate();
-        List<String> unparked = deleted == 0 ? List.of() : store.unpark(scope, clocks.now());
+        List<String> unparked = deleted == 0 && !PausedDispatch.ALL.equals(scope) ? List.of()
+                : store.unpark(scope, clocks.now());
+        if (deleted == 0 && unparked.isEmpty()) {
+            return new Outcome(false, Optional.empty(), 0);
+        }
         unparked.forEach(dispatchQueue::announce);
-        String outcome = deleted == 0 ? "was not paused" : "resumed; " + unparked.size() + " waiting orders announced";
+        String outcome = (deleted == 0 ? "was not paused; " : "resumed; ") + unparked.size() + " waiting orders announced";
         audit.record(operator, "resume", scope, reason, outcome);
         LOG.log(Level.INFO, "Dispatch of {0}: {1}, by operator {2} ({3})", new Object[] {scope, outcome, operator, reason});
-        return new Outcome(deleted == 1, Optional.empty(), unparked.size());
+        return new Outcome(true, Optional.empty(), unparked.size());
     }
 
     private void requirePausable(String scope) {

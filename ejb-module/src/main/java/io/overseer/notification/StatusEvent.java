@@ -49,6 +49,9 @@ public enum StatusEvent {
         if (ProcessState.Error.name().equals(entry.fromState())) {
             return Optional.of(RESUBMITTED);
         }
+        if (to.equals(entry.fromState())) {
+            return Optional.empty(); // the task stays where it is (parked on a paused operation): nothing to tell
+        }
         return switch (ProcessState.valueOf(to)) {
             case Pending -> entry.fromState() == null ? Optional.of(RECEIVED) : Optional.empty();
             case Processed -> Optional.of(PROCESSED);

@@ -430,6 +430,8 @@ public class OrderState {
         history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState,
                 parkedReason(operation)));
         pausedOn = operation;
+        completeBy = null; // a retry's deadline, left on the waiting record: it does not run while parked
+        notBefore = null;
         updatedAt = now;
     }
 

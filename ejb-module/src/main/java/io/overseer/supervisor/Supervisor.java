@@ -116,7 +116,10 @@ public class Supervisor {
         int failed = 0;
         for (String orderId : expired) {
             try {
-                recovered += recovery.recover(orderId, held) ? 1 : 0;
+                if (recovery.recover(orderId, held)) {
+                    recovered++;
+                    metrics.counter(RECOVERIES).increment(); // at once: a sweep cut short still counts what it did
+                }
             } catch (LeaseLostException e) {
                 LOG.log(Level.WARNING, "Supervisor sweep stopped: {0}; the lease's holder sweeps now", e.getMessage());
                 return;
@@ -129,7 +132,6 @@ public class Supervisor {
             // For the console: what the last sweep that found work did. Best effort, after the recoveries.
             lease.note(held, clocks.now(), "recovered " + recovered + " of " + expired.size() + " expired attempts"
                     + (failed == 0 ? "" : ", " + failed + " failed (retried next sweep)"));
-            metrics.counter(RECOVERIES).increment(recovered);
         }
     }
 }

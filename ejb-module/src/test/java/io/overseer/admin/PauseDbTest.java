@@ -37,6 +37,7 @@ class PauseDbTest {
 
     private DataSource db;
     private final ExecutorService resumer = Executors.newSingleThreadExecutor();
+    private final ExecutorService laterScheduler = Executors.newSingleThreadExecutor();
 
     @BeforeEach
     void oneOrderAndOnePause() throws SQLException {
@@ -54,6 +55,7 @@ class PauseDbTest {
     @AfterEach
     void stop() {
         resumer.shutdownNow();
+        laterScheduler.shutdownNow();
     }
 
     @Test
@@ -78,6 +80,7 @@ class PauseDbTest {
             CompletableFuture<List<String>> resumed = CompletableFuture.supplyAsync(() -> {
                 try (Connection operator = db.getConnection()) {
                     operator.setAutoCommit(false);
+                    update(operator, DispatchPauses.RESUME_LOCK_SQL);
                     update(operator, DispatchPauses.RESUME_SQL, "charge-payment");
                     List<String> unparked = strings(operator, StateStore.unparkSql(false), NOW, "charge-payment");
                     operator.commit();
@@ -88,12 +91,27 @@ class PauseDbTest {
             }, resumer);
             Thread.sleep(500);
             assertFalse(resumed.isDone(), "the resume waits while a scheduler holds the pause it read");
+            // A later scheduler queues behind the waiting resume, rather than overtaking it with a share lock
+            // of its own (which PostgreSQL would grant at once): steady claims cannot starve a resume.
+            CompletableFuture<List<String>> later = CompletableFuture.supplyAsync(() -> {
+                try (Connection next = db.getConnection()) {
+                    next.setAutoCommit(false);
+                    List<String> paused = strings(next, StateStore.PAUSED_SQL);
+                    next.commit();
+                    return paused;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, laterScheduler);
+            Thread.sleep(500);
+            assertFalse(later.isDone(), "a scheduler that comes after the resume waits for it");
 
             // The scheduler parks the order on the pause it read, then commits.
             update(scheduler, "UPDATE order_state SET paused_on = 'charge-payment' WHERE order_id = 'o-1'");
             scheduler.commit();
 
             assertEquals(List.of("o-1"), resumed.get(10, TimeUnit.SECONDS), "the resume unparks what was parked meanwhile");
+            assertEquals(List.of(), later.get(10, TimeUnit.SECONDS), "and then finds nothing paused");
         }
         try (Connection c = db.getConnection()) {
             assertEquals(List.of(), strings(c, "SELECT order_id FROM order_state WHERE paused_on IS NOT NULL"));

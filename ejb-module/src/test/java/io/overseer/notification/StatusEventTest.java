@@ -6,6 +6,7 @@ import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.HistoryEntry;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.StepDefinition.OnExhausted;
 import io.overseer.workflow.WorkflowDefinition;
@@ -15,6 +16,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which transitions a submitter hears about, driven through the real state machine. */
@@ -58,5 +60,23 @@ class StatusEventTest {
 
     private static List<StatusEvent> events(List<HistoryEntry> history) {
         return history.stream().map(StatusEvent::of).flatMap(Optional::stream).toList();
+    }
+
+    @Test
+    void aParkedOrderTellsTheSubmitterNothingNew() {
+        OrderState state = OrderState.pending("o-p", "w",
+                List.of("charge"), OffsetDateTime.now(ZoneOffset.UTC),
+                Actor.of(Actor.Kind.submission, "n"));
+        state.drainHistory();
+        var definition = new WorkflowDefinition("w", List.of(new StepDefinition(
+                "charge", "charge", null, Duration.ofSeconds(30), 2, null, null,
+                OnExhausted.ERROR)));
+        state.claim("n", OffsetDateTime.now(ZoneOffset.UTC), definition,
+                Actor.of(Actor.Kind.scheduler, "n"), "claimed",
+                new PausedDispatch(Set.of("charge")));
+
+        List<HistoryEntry> parked = state.drainHistory();
+        assertEquals(1, parked.size());
+        assertEquals(Optional.empty(), StatusEvent.of(parked.get(0)));
     }
 }

@@ -426,4 +426,18 @@ class OrderStateTest {
         assertEquals(ProcessState.Compensated, parked.processState());
         assertNull(parked.pausedOn(), "a cancelled order no longer waits for its forward step");
     }
+
+    @Test
+    void aRetriedOrderParkedOnAPausedOperationShowsNoDeadline() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        OffsetDateTime later = reserve.completeBy().plusSeconds(1);
+        state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
+
+        assertTrue(state.claim("node-a", later, ORDER, SCHEDULER, "claimed", paused("reserve")).isEmpty());
+
+        assertEquals("reserve", state.pausedOn());
+        assertNull(state.completeBy(), "the retry's deadline does not run while the order waits");
+        assertEquals(1, state.failureCount(), "the expiry before the pause counts; the wait does not");
+    }
 }

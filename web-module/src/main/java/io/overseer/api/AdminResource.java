@@ -203,7 +203,7 @@ public class AdminResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
     public Pauses resume(@PathParam("scope") String scope, @NotNull @Valid OperatorResource.Action action) {
-        requirePausable(scope);
+        // No check that a workflow names the scope: a pause of an operation a deployment renamed must end too.
         if (!pauses.resume(scope, operator(), action.reason()).changed()) {
             throw new NotFoundException("Dispatch of " + scope + " is not paused");
         }
