@@ -16,7 +16,6 @@ import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -38,8 +37,8 @@ public class DispatchPauses {
     public record Pause(String scope, String pausedBy, String reason, OffsetDateTime pausedAt, long waiting) {
     }
 
-    /** What a pause or resume did. */
-    public record Outcome(boolean changed, Optional<Pause> pause, int announced) {
+    /** What a pause or resume did: whether it changed anything, and how many waiting orders a resume announced. */
+    public record Outcome(boolean changed, int announced) {
     }
 
     /** Ends a pause; public so that the database tests run the very text the product runs. */
@@ -114,7 +113,7 @@ public class DispatchPauses {
         audit.record(operator, "pause", scope, reason, inserted == 1 ? "paused" : "already paused");
         LOG.log(Level.INFO, "Dispatch of {0} {1} by operator {2} ({3})",
                 new Object[] {scope, inserted == 1 ? "paused" : "already paused", operator, reason});
-        return new Outcome(inserted == 1, paused().stream().filter(p -> p.scope().equals(scope)).findFirst(), 0);
+        return new Outcome(inserted == 1, 0);
     }
 
     /**
@@ -132,13 +131,13 @@ public class DispatchPauses {
         List<String> unparked = deleted == 0 && !PausedDispatch.ALL.equals(scope) ? List.of()
                 : store.unpark(scope, clocks.now());
         if (deleted == 0 && unparked.isEmpty()) {
-            return new Outcome(false, Optional.empty(), 0);
+            return new Outcome(false, 0);
         }
         unparked.forEach(dispatchQueue::announce);
         String outcome = (deleted == 0 ? "was not paused; " : "resumed; ") + unparked.size() + " waiting orders announced";
         audit.record(operator, "resume", scope, reason, outcome);
         LOG.log(Level.INFO, "Dispatch of {0}: {1}, by operator {2} ({3})", new Object[] {scope, outcome, operator, reason});
-        return new Outcome(true, Optional.empty(), unparked.size());
+        return new Outcome(true, unparked.size());
     }
 
     private void requirePausable(String scope) {
