@@ -81,8 +81,12 @@ class FencingIT {
         second = SystemServers.payaraMicro("fence-second", RETRIES);
         second.start();
         OrdersApi api = new OrdersApi(URI.create(second.baseUrl()));
-        Poll.until("the second instance to claim a new attempt", WAIT, () -> epoch(orderId) > firstEpoch
-                && lockedBy(orderId) != null && !lockedBy(orderId).equals(firstOwner));
+        try {
+            Poll.until("the second instance to claim a new attempt", WAIT, () -> epoch(orderId) > firstEpoch
+                    && lockedBy(orderId) != null && !lockedBy(orderId).equals(firstOwner));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; claim: " + claim(orderId) + "; sessions: " + busySessions(), e);
+        }
         Poll.until("the new attempt's call to be in flight", WAIT,
                 () -> simulator.stats().get("faultsInjected").asLong() > faultsBeforeTakeOver);
         Claim takeOver = claim(orderId);
@@ -160,6 +164,25 @@ class FencingIT {
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The database's sessions that are not idle: what each runs or waits for, and since when. */
+    private static String busySessions() {
+        try (Connection db = TestStack.db();
+             PreparedStatement query = db.prepareStatement("SELECT pid, state, wait_event_type, wait_event,"
+                     + " now() - xact_start, left(query, 120) FROM pg_stat_activity"
+                     + " WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'");
+             ResultSet rows = query.executeQuery()) {
+            StringBuilder sessions = new StringBuilder();
+            while (rows.next()) {
+                sessions.append("\n  ").append(rows.getInt(1)).append(' ').append(rows.getString(2)).append(' ')
+                        .append(rows.getString(3)).append('/').append(rows.getString(4)).append(" for ")
+                        .append(rows.getString(5)).append(": ").append(rows.getString(6));
+            }
+            return sessions.length() == 0 ? "none" : sessions.toString();
+        } catch (SQLException e) {
+            return "unreadable (" + e.getMessage() + ")";
         }
     }
 

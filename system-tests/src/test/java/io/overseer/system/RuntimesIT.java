@@ -65,6 +65,8 @@ class RuntimesIT {
             return DynamicContainer.dynamicContainer(id, Stream.of(
                     test(id + " starts", s::start),
                     test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed()),
+                    test(id + ": readiness shows the pool's connections end a transaction left idle 30 s",
+                            () -> s.ready().idleTransactionsAreBounded()),
                     test(id + ": a hanging call is retried by the supervisor", () -> s.ready().aHangingCallIsRetried()),
                     test(id + ": a refused step is compensated, refund before release", () -> s.ready().aRefusedStepIsCompensated()),
                     test(id + ": a legacy JMS client's order, with notifications", () -> s.ready().aLegacyJmsClientsOrder()),
@@ -131,6 +133,23 @@ class RuntimesIT {
             JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
             assertEquals("Processed", order.get("processState").asText(), order.toString());
             assertEquals(STEPS, operations(orderId));
+        }
+
+        /**
+         * server-config's pool settings reach PostgreSQL on this runtime: a new connection sets
+         * idle_in_transaction_session_timeout, which readiness reads back through the application's pool.
+         */
+        void idleTransactionsAreBounded() {
+            Http.Reply ready = Http.get(URI.create(server.healthUrl() + "/ready"));
+            assertEquals(200, ready.status(), ready.body());
+            JsonNode database = null;
+            for (JsonNode check : ready.json().path("checks")) {
+                if ("database".equals(check.path("name").asText())) {
+                    database = check;
+                }
+            }
+            assertNotNull(database, ready.body());
+            assertEquals("30s", database.path("data").path("idleTransactionTimeout").asText(), ready.body());
         }
 
         /**

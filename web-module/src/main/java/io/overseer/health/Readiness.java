@@ -12,6 +12,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.QueueBrowser;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -61,11 +62,18 @@ public final class Readiness {
         }
     }
 
+    /**
+     * The round trip reads the session's {@code idle_in_transaction_session_timeout}, which the server's
+     * pool sets on every new connection (server-config): shown as {@code idleTransactionTimeout}, so an
+     * operator sees whether a frozen instance's row locks are bounded ("0" means they are not).
+     */
     @ApplicationScoped
     public static class DatabaseCheck implements HealthCheck {
+        static final String IDLE_TRANSACTION_TIMEOUT = "idleTransactionTimeout";
         @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
         private final BoundedProbe probe = new BoundedProbe(HealthChecks.DATABASE);
+        private volatile String idleTransactionTimeout = "unknown";
 
         @PreDestroy
         void close() {
@@ -74,12 +82,18 @@ public final class Readiness {
 
         @Override
         public HealthCheckResponse call() {
-            return probe.run(() -> {
-                try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-                    statement.execute("SELECT 1");
+            HealthCheckResponse answer = probe.run(() -> {
+                try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                     ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+                    idleTransactionTimeout = setting.next() ? setting.getString(1) : "unknown";
                 }
                 return null;
             });
+            if (answer.getStatus() != HealthCheckResponse.Status.UP) {
+                return answer;
+            }
+            return HealthCheckResponse.named(HealthChecks.DATABASE).up()
+                    .withData(IDLE_TRANSACTION_TIMEOUT, idleTransactionTimeout).build();
         }
     }
 
