@@ -239,6 +239,9 @@ public class AdminQueries {
                 continue;
             }
             StepDefinition step = definition == null ? null : definitionOf(definition, entry.step());
+            if (step != null && step.awaitsEvent()) {
+                continue; // a wait for an event makes no remote call; the history shows it
+            }
             boolean compensation = entry.to().startsWith("Compensat");
             String operation = step == null ? entry.step()
                     : compensation ? step.compensationOperation().orElse(step.operation()) : step.operation();
@@ -262,7 +265,13 @@ public class AdminQueries {
     }
 
     private List<Call> calls(OrderView order, List<HistoryView> history) {
-        return calls(order, history, workflows.find(order.workflow()).orElse(null));
+        WorkflowDefinition definition;
+        try {
+            definition = workflows.get(order.workflow(), order.workflowVersion());
+        } catch (RuntimeException e) {
+            definition = null; // an order whose definition is gone: its calls are shown without their kinds
+        }
+        return calls(order, history, definition);
     }
 
     private static StepDefinition definitionOf(WorkflowDefinition definition, String stepName) {

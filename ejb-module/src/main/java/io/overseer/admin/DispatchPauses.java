@@ -67,9 +67,11 @@ public class DispatchPauses {
     /** Every operation a workflow step or compensation calls, sorted: what can be paused, besides "all". */
     public List<String> operations() {
         TreeSet<String> operations = new TreeSet<>();
-        for (var workflow : workflows.all()) {
+        for (var workflow : workflows.running()) { // a version in-flight orders kept may call others
             for (StepDefinition step : workflow.steps()) {
-                operations.add(step.operation());
+                if (step.operation() != null) { // a step that waits for an event calls nothing
+                    operations.add(step.operation());
+                }
                 step.compensationOperation().ifPresent(operations::add);
             }
         }

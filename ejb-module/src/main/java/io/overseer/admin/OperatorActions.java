@@ -47,7 +47,7 @@ public class OperatorActions {
     public boolean cancel(String orderId, String operator, String reason) {
         Optional<OrderState> locked = store.lock(orderId);
         locked.ifPresent(state -> {
-            boolean awaits = state.cancel(clocks.now(), workflows.get(state.workflow()),
+            boolean awaits = state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()),
                     Actor.of(Actor.Kind.operator, operator), reason);
             finish(state, "cancelled", operator, reason, awaits);
         });

@@ -70,6 +70,26 @@ public final class HttpRemoteService implements RemoteService {
         return URI.create(url.replace("{operation}", operation));
     }
 
+    /**
+     * What the service is sent: the order's customer and lines, and the bodies of the external events the
+     * order received so far ({@code events}, by name), when there are any.
+     */
+    private static Map<String, Object> payload(AgentRequest request) {
+        Map<String, Object> payload = new java.util.LinkedHashMap<>();
+        payload.put("customerId", request.customerId());
+        payload.put("lines", request.lines());
+        if (request.events() != null && !request.events().isEmpty()) {
+            Map<String, jakarta.json.JsonObject> events = new java.util.TreeMap<>();
+            request.events().forEach((name, body) -> {
+                try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(body))) {
+                    events.put(name, reader.readObject());
+                }
+            });
+            payload.put("events", events);
+        }
+        return payload;
+    }
+
     @Override
     public CallResult call(AgentRequest request, Duration timeout) {
         HttpRequest httpRequest = HttpRequest.newBuilder(uri(request.operation()))
@@ -79,7 +99,7 @@ public final class HttpRemoteService implements RemoteService {
                 .header("X-Complete-By", request.completeBy().toInstant().toString())
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of(
                         "orderId", request.orderId(),
-                        "payload", Map.of("customerId", request.customerId(), "lines", request.lines())))))
+                        "payload", payload(request)))))
                 .build();
         try {
             HttpResponse<String> response = HTTP.send(httpRequest, HttpResponse.BodyHandlers.ofString());

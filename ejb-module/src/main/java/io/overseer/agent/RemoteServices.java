@@ -1,6 +1,7 @@
 package io.overseer.agent;
 
 import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ConcurrencyManagement;
@@ -57,15 +58,31 @@ public class RemoteServices {
         circuits = services.stream().collect(Collectors.toUnmodifiableMap(RemoteService::name,
                 service -> new ServiceCircuit(service, configuration.circuit(service.name()))));
         circuits.values().forEach(circuit -> metrics.watch(circuit.service().name(), circuit.breaker()));
-        workflows.all().forEach(workflow -> workflow.steps().forEach(this::check));
+        workflows.running().forEach(this::check);
         services.forEach(service -> LOG.info(() -> "Remote service " + service + " performs "
                 + routes.entrySet().stream().filter(e -> e.getValue().service() == service)
                         .map(Map.Entry::getKey).sorted().collect(Collectors.joining(", "))));
     }
 
-    private void check(StepDefinition step) {
-        route(step.operation());
-        step.compensationOperation().ifPresent(this::route);
+    /**
+     * Every operation of the definition has its service. A version unfinished orders kept is checked as
+     * the current ones are: an order that could not call its next step must stop the deployment, naming
+     * the orders, rather than fail each of them later.
+     */
+    private void check(WorkflowDefinition workflow) {
+        try {
+            for (StepDefinition step : workflow.steps()) {
+                if (step.awaitsEvent()) {
+                    continue; // no remote call: nothing to route
+                }
+                route(step.operation());
+                step.compensationOperation().ifPresent(this::route);
+            }
+        } catch (AgentConfigurationException e) {
+            String users = workflows.usersOf(workflow).map(use -> ", used by " + use.orders() + " unfinished orders ("
+                    + use.firstOrders() + (use.orders() > 5 ? ", …" : "") + ")").orElse("");
+            throw new AgentConfigurationException("Workflow " + workflow.label() + users + ": " + e.getMessage());
+        }
     }
 
     /** The service that performs {@code operation}, behind its circuit. */

@@ -35,6 +35,11 @@ public final class Destinations {
     /** Message property naming the kind of an order-queue message; see {@link OrderQueueMessage}. */
     public static final String MESSAGE_TYPE = "overseerType";
     public static final String ORDER_ID = "orderId";
+    /**
+     * On an event message of the order queue ({@link OrderQueueMessage#EVENT}): the event's name. Not
+     * {@link #EVENT}, which names a status notification's kind on the way out.
+     */
+    public static final String EVENT_NAME = "eventName";
     public static final String DEAD_LETTER_REASON = "dlqReason";
     public static final String DEAD_LETTER_ORIGIN = "dlqOriginalDestination";
     /** Reply-to for clients whose protocol has none of its own: {@code queue://name}, {@code topic://name} or a queue name. */

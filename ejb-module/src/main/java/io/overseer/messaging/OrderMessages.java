@@ -41,6 +41,44 @@ public final class OrderMessages {
         return new OrderMessage(body(message), replyTo(message), correlationId(message), key(message), sender(message));
     }
 
+    /** An external event for an order, as it arrived on the order queue (see {@link OrderQueueMessage#EVENT}). */
+    public record EventMessage(String orderId, String event, String payload, String sender) {
+    }
+
+    /** The largest event body, as over HTTP (overseer.api.max-body-bytes' default). */
+    static final int MAX_EVENT_BYTES = 64 * 1024;
+    private static final java.util.regex.Pattern EVENT_NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
+    /**
+     * Reads an event message: the order in the {@code orderId} property, the event's name in
+     * {@code eventName}, and a JSON object body (an empty body is the empty object), kept compact.
+     *
+     * @throws InvalidOrderException what is missing or malformed, for the dead-letter reason
+     */
+    public static EventMessage readEvent(Message message) throws JMSException, InvalidOrderException {
+        String orderId = message.getStringProperty(Destinations.ORDER_ID);
+        String event = message.getStringProperty(Destinations.EVENT_NAME);
+        if (orderId == null || orderId.isBlank() || orderId.length() > 36) {
+            throw new InvalidOrderException("an event message needs the order's id (1-36 characters) in property "
+                    + Destinations.ORDER_ID);
+        }
+        if (event == null || !EVENT_NAME.matcher(event).matches()) {
+            throw new InvalidOrderException("an event message needs the event's name ([a-z0-9-], at most 64) in property "
+                    + Destinations.EVENT_NAME);
+        }
+        String text = message instanceof TextMessage || message instanceof BytesMessage ? body(message) : "";
+        if (text.length() > MAX_EVENT_BYTES) {
+            throw new InvalidOrderException("event body larger than " + MAX_EVENT_BYTES + " characters");
+        }
+        String payload;
+        try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(text.isBlank() ? "{}" : text))) {
+            payload = reader.readObject().toString();
+        } catch (jakarta.json.JsonException | IllegalStateException e) {
+            throw new InvalidOrderException("event body is not a JSON object: " + e.getMessage());
+        }
+        return new EventMessage(orderId, event, payload, sender(message));
+    }
+
     /**
      * The message's business key, else its duplicate id, else its message id: the broker drops most
      * repeats of a duplicate id itself, but not all of them when they race in on separate connections

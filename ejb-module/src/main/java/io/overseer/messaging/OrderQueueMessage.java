@@ -8,7 +8,12 @@ public enum OrderQueueMessage {
     /** A new order as JSON, the same body as {@code POST /api/orders}. */
     SUBMIT,
     /** The order named by the {@link Destinations#ORDER_ID} property is Pending and ready to be claimed. */
-    DISPATCH;
+    DISPATCH,
+    /**
+     * An external event for the order named by {@link Destinations#ORDER_ID}: its name in
+     * {@link Destinations#EVENT_NAME}, its JSON object body (or none) kept for the workflow's later steps.
+     */
+    EVENT;
 
     public static OrderQueueMessage of(String property) {
         if (property == null || property.isBlank()) {

@@ -27,7 +27,8 @@ public class AgentGateway {
         AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(), attempt.token(),
                 attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
                 attempt.completeBy(), order.customerId(),
-                order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList());
+                order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList(),
+                attempt.heartbeat(), attempt.events());
         courier.send(Parcel.batched(Destinations.AGENT_REQUESTS, attempt.operation(), request,
                 Map.of("operation", attempt.operation()), attempt.completeBy()));
     }

@@ -4,6 +4,10 @@ import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.OrderMessages;
 import io.overseer.messaging.OrderQueueMessage;
+import io.overseer.platform.Json;
+import io.overseer.platform.Outage;
+import io.overseer.statestore.Actor;
+import io.overseer.statestore.IllegalTransitionException;
 import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderSubmission;
 import jakarta.ejb.ActivationConfigProperty;
@@ -16,8 +20,6 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
-import io.overseer.platform.Json;
-import io.overseer.platform.Outage;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -71,6 +73,7 @@ public class OrderQueueListener implements MessageListener {
             switch (type) {
                 case DISPATCH -> dispatch(message);
                 case SUBMIT -> submit(message);
+                case EVENT -> event(message);
             }
         } catch (RuntimeException e) {
             deadLetters.retryOrReject(message, Destinations.ORDERS, e);
@@ -126,6 +129,31 @@ public class OrderQueueListener implements MessageListener {
                             new Object[] {orderId, e.toString()});
                 }
             }
+        }
+    }
+
+    /**
+     * An external event: delivered to its order in one transaction. One that can never be delivered — no
+     * such order, an order not waiting for it, a malformed message — goes to the DLQ with the reason; a
+     * repeated one is acknowledged and changes nothing.
+     */
+    private void event(Message message) throws JMSException {
+        OrderMessages.EventMessage event;
+        try {
+            event = OrderMessages.readEvent(message);
+        } catch (InvalidOrderException e) {
+            deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
+            return;
+        }
+        try {
+            EventReceipt receipt = scheduler.deliver(event.orderId(), event.event(), event.payload(),
+                    Actor.of(Actor.Kind.submission, "jms:" + (event.sender() == null ? "?" : event.sender())));
+            if (receipt == EventReceipt.UNKNOWN_ORDER) {
+                deadLetters.reject(message, Destinations.ORDERS, "event " + event.event() + " for unknown order "
+                        + event.orderId());
+            }
+        } catch (IllegalTransitionException e) {
+            deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
         }
     }
 

@@ -51,13 +51,13 @@ final class ReplyBatch {
     }
 
     static Result apply(Map<String, OrderState> locked, List<AgentReply> replies,
-                        Function<String, WorkflowDefinition> workflows, String instance, OffsetDateTime now) {
+                        Function<OrderState, WorkflowDefinition> workflows, String instance, OffsetDateTime now) {
         return apply(locked, replies, workflows, instance, now, PausedDispatch.NONE);
     }
 
     /** As above; an attempt a reply would start whose operation is paused is not started: its record parks. */
     static Result apply(Map<String, OrderState> locked, List<AgentReply> replies,
-                        Function<String, WorkflowDefinition> workflows, String instance, OffsetDateTime now,
+                        Function<OrderState, WorkflowDefinition> workflows, String instance, OffsetDateTime now,
                         PausedDispatch paused) {
         List<Attempt> started = new ArrayList<>();
         Set<OrderState> moved = new LinkedHashSet<>();
@@ -74,7 +74,7 @@ final class ReplyBatch {
                     if (reply.outcome() == AgentReply.Outcome.HANDED_BACK) {
                         handedBack.add(state.orderId());
                     }
-                    applyOne(state, reply, workflows.apply(state.workflow()), instance, now, paused)
+                    applyOne(state, reply, workflows.apply(state), instance, now, paused)
                             .ifPresent(started::add);
                 }
             }

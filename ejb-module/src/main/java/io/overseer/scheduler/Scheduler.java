@@ -12,6 +12,7 @@ import io.overseer.statestore.OrderState;
 import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
+import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -42,6 +44,7 @@ public class Scheduler {
     /** Why an order was claimed, in its history: on its hint, or found by the stranded-order poller. */
     public static final String CLAIMED = "claimed";
     public static final String CLAIMED_STRANDED = "claimed: its dispatch hint was lost (stranded-order poller)";
+    public static final String CLAIMED_DUE = "claimed: its not-before passed";
 
     @Inject
     StateStore store;
@@ -74,6 +77,11 @@ public class Scheduler {
         return claim(orderIds, CLAIMED_STRANDED);
     }
 
+    /** As {@link #claim(Collection)}, for waiting orders whose not-before has passed (due-order poller). */
+    public int claimDue(Collection<String> orderIds) {
+        return claim(orderIds, CLAIMED_DUE);
+    }
+
     private int claim(Collection<String> orderIds, String reason) {
         if (!gate.isOpen()) {
             orderIds.forEach(id -> dispatchQueue.announce(id, HAND_ON_DELAY));
@@ -91,7 +99,7 @@ public class Scheduler {
         PausedDispatch paused = store.pausedDispatch();
         List<Attempt> attempts = new ArrayList<>(claimable.size());
         for (OrderState state : claimable) {
-            state.claim(instance.id(), now, workflows.get(state.workflow()), scheduler, reason, paused)
+            state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()), scheduler, reason, paused)
                     .ifPresent(attempts::add);
             store.saveHistory(state);
         }
@@ -108,7 +116,8 @@ public class Scheduler {
         Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
                 .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
         PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : store.pausedDispatch();
-        ReplyBatch.Result result = ReplyBatch.apply(locked, replies, workflows::get, instance.id(), clocks.now(), paused);
+        ReplyBatch.Result result = ReplyBatch.apply(locked, replies,
+                state -> workflows.get(state.workflow(), state.workflowVersion()), instance.id(), clocks.now(), paused);
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
                 new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()}));
         result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",
@@ -121,7 +130,35 @@ public class Scheduler {
         return result.forged();
     }
 
-    private void request(List<Attempt> attempts) {
+    /**
+     * An external event for an order (REST or the order queue), in one transaction under the order's row
+     * lock: if the running step waits for it, the step completes with its body and the order moves on,
+     * the next attempt leaving after the commit. A repeated delivery changes nothing. An order not
+     * waiting for it now — finished, at another step, or never waiting for such an event — is refused
+     * with {@link io.overseer.statestore.IllegalTransitionException}.
+     */
+    public EventReceipt deliver(String orderId, String event, String payload, Actor sender) {
+        Optional<OrderState> locked = store.lock(orderId);
+        if (locked.isEmpty()) {
+            return EventReceipt.UNKNOWN_ORDER;
+        }
+        OrderState state = locked.get();
+        WorkflowDefinition definition = workflows.get(state.workflow(), state.workflowVersion());
+        if (state.received(event, definition)) {
+            return EventReceipt.ALREADY_RECEIVED;
+        }
+        Optional<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender,
+                store.pausedDispatch());
+        store.saveHistory(state);
+        request(next.stream().toList());
+        reportIfFinal(state);
+        LOG.log(Level.FINE, "Order {0}: event {1} received from {2}", new Object[] {orderId, event, sender});
+        return EventReceipt.RECEIVED;
+    }
+
+    private void request(List<Attempt> started) {
+        // A step that waits for an external event has no agent: its complete-by is the supervisor's to watch.
+        List<Attempt> attempts = started.stream().filter(attempt -> !attempt.awaitsEvent()).toList();
         if (attempts.isEmpty()) {
             return;
         }

@@ -70,18 +70,6 @@ public class StrandedOrderPoller {
     }
 
     private int claim(List<String> ids) {
-        try {
-            return scheduler.claimStranded(ids);
-        } catch (RuntimeException batchFailure) {
-            int claimed = 0;
-            for (String orderId : ids) {
-                try {
-                    claimed += scheduler.claimStranded(List.of(orderId));
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "Could not claim stranded order " + orderId + "; the next poll tries again", e);
-                }
-            }
-            return claimed;
-        }
+        return BatchClaims.claim(ids, scheduler::claimStranded, LOG, "stranded");
     }
 }

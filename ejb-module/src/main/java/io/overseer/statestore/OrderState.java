@@ -48,6 +48,9 @@ public class OrderState {
     private String orderId;
     @Column(name = "workflow", nullable = false, length = 64)
     private String workflow;
+    /** The definition's version the order runs under; null for orders stored before versions (V12). */
+    @Column(name = "workflow_version", length = 16)
+    private String workflowVersion;
     @Enumerated(EnumType.STRING)
     @Column(name = "process_state", nullable = false, length = 16)
     private ProcessState processState;
@@ -57,6 +60,9 @@ public class OrderState {
     private OffsetDateTime completeBy;
     @Column(name = "not_before")
     private OffsetDateTime notBefore;
+    /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
+    @Column(name = "heartbeat_by")
+    private OffsetDateTime heartbeatBy;
     @Column(name = "failure_count", nullable = false)
     private int failureCount;
     @Column(name = "epoch", nullable = false)
@@ -91,6 +97,20 @@ public class OrderState {
     /** The record as the submission creates it: Pending, not locked, no failures, every step NotStarted. */
     public static OrderState pending(String orderId, String workflow, List<String> stepNames, OffsetDateTime now,
                                      Actor actor) {
+        return pending(orderId, workflow, null, stepNames, now, actor, null);
+    }
+
+    /**
+     * A new order of {@code definition}, which it runs under to the end (its version is recorded), not
+     * claimable before {@code notBefore} if that is set (a delayed start).
+     */
+    public static OrderState pending(String orderId, WorkflowDefinition definition, OffsetDateTime now, Actor actor,
+                                     OffsetDateTime notBefore) {
+        return pending(orderId, definition.name(), definition.version(), definition.stepNames(), now, actor, notBefore);
+    }
+
+    private static OrderState pending(String orderId, String workflow, String version, List<String> stepNames,
+                                      OffsetDateTime now, Actor actor, OffsetDateTime notBefore) {
         if (stepNames.isEmpty()) {
             throw new IllegalArgumentException("A workflow needs at least one step");
         }
@@ -101,7 +121,10 @@ public class OrderState {
         for (int seq = 0; seq < stepNames.size(); seq++) {
             state.steps.add(new StepState(state, seq, stepNames.get(seq), now));
         }
-        state.moveTask(ProcessState.Pending, now, actor, "submitted");
+        state.workflowVersion = version;
+        state.notBefore = notBefore;
+        state.moveTask(ProcessState.Pending, now, actor, "submitted" + (version == null ? "" : " (" + workflow + "@" + version + ")")
+                + (notBefore == null ? "" : "; starts at " + notBefore));
         return state;
     }
 
@@ -143,7 +166,7 @@ public class OrderState {
         }
         if (processState == ProcessState.Pending) {
             String operation = definition.step(nextStep().name()).operation();
-            if (paused.holds(operation)) {
+            if (operation != null && paused.holds(operation)) { // a wait for an event calls nothing: never paused
                 park(operation, now, actor);
                 return Optional.empty();
             }
@@ -194,20 +217,58 @@ public class OrderState {
             return continueCompensation(owner, now, definition, paused);
         }
         moveStep(step, StepStatus.Completed, now, agent, "applied", StepStatus.Running);
+        return advance(owner, now, definition, agent, paused);
+    }
+
+    /** After a step completed: the order is Processed, or its next step starts (or parks on a pause). */
+    private Optional<Attempt> advance(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                                      PausedDispatch paused) {
         if (steps.stream().allMatch(s -> s.state() == StepStatus.Completed)) {
             release();
-            moveTask(ProcessState.Processed, now, agent, "every step completed");
+            moveTask(ProcessState.Processed, now, actor, "every step completed");
             return Optional.empty();
         }
         Actor scheduler = Actor.of(Actor.Kind.scheduler, owner);
         String operation = definition.step(nextStep().name()).operation();
-        if (paused.holds(operation)) {
+        if (operation != null && paused.holds(operation)) {
             release();
             moveTask(ProcessState.Pending, now, scheduler, parkedReason(operation));
             pausedOn = operation;
             return Optional.empty();
         }
         return Optional.of(startStep(owner, now, definition, scheduler));
+    }
+
+    /** The step now waiting for {@code event}, if the order's running attempt is that wait. */
+    public boolean awaits(String event, WorkflowDefinition definition) {
+        return processState == ProcessState.Processing && lockedStep()
+                .map(step -> event.equals(definition.step(step.name()).event())).orElse(false);
+    }
+
+    /** Whether {@code event} was received already (a step that waited for it completed with it). */
+    public boolean received(String event, WorkflowDefinition definition) {
+        return steps.stream().anyMatch(step -> step.eventPayload() != null
+                && event.equals(definition.step(step.name()).event()));
+    }
+
+    /**
+     * An external event the running step waits for has arrived: the step completes, its body kept with it
+     * for the agents of the steps that follow, and the order moves on as after a completed call. Returns
+     * the next attempt, held by {@code owner}, the instance that took the event.
+     *
+     * @throws IllegalTransitionException the order is not waiting for this event now
+     */
+    public Optional<Attempt> receive(String event, String payload, String owner, OffsetDateTime now,
+                                     WorkflowDefinition definition, Actor sender, PausedDispatch paused) {
+        if (!awaits(event, definition)) {
+            throw new IllegalTransitionException(orderId, processState + (lockedBy == null ? "" : ", running "
+                    + lockedStep().map(StepState::name).orElse("?")), "receive event '" + event + "' (not waiting for it)");
+        }
+        StepState step = lockedStep().orElseThrow();
+        step.unlock();
+        step.receive(payload);
+        moveStep(step, StepStatus.Completed, now, sender, "event " + event + " received", StepStatus.Running);
+        return advance(owner, now, definition, sender, paused);
     }
 
     /**
@@ -251,9 +312,18 @@ public class OrderState {
         updatedAt = now;
     }
 
-    /** Whether the complete-by time of the running attempt has passed. */
+    /** Whether the complete-by time of the running attempt has passed, or its heartbeat was missed. */
     public boolean isExpired(OffsetDateTime now) {
-        return lockedBy != null && completeBy != null && completeBy.isBefore(now);
+        return lockedBy != null && (completeBy != null && completeBy.isBefore(now) || heartbeatMissed(now));
+    }
+
+    private boolean heartbeatMissed(OffsetDateTime now) {
+        return heartbeatBy != null && heartbeatBy.isBefore(now);
+    }
+
+    /** Why the running attempt expired, for the history: its deadline, or its agent's silence. */
+    private String expiryCause(OffsetDateTime now) {
+        return completeBy != null && completeBy.isBefore(now) ? "complete-by passed" : "heartbeat missed";
     }
 
     /** The name of the step the running attempt belongs to. */
@@ -274,23 +344,25 @@ public class OrderState {
 
     /** Supervisor: the attempt expired and is tried again, not before {@code notBefore}, to finish by {@code newCompleteBy}. */
     public void retryAfterExpiry(OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy, Actor actor) {
+        String cause = expiryCause(now);
         StepState step = expire(now);
-        String reason = "complete-by passed (failure " + failureCount + "); retry";
+        String reason = cause + " (failure " + failureCount + "); retry";
         if (isCompensating()) {
             history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
         } else {
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
             moveTask(ProcessState.Pending, now, actor, reason);
         }
-        recordError("complete-by passed (failure " + failureCount + ")");
+        recordError(cause + " (failure " + failureCount + ")");
         notBefore = retryAt.isAfter(now) ? retryAt : null;
         completeBy = newCompleteBy;
     }
 
     /** Supervisor: the attempt expired once too often. Returns whether a compensation awaits a scheduler. */
     public boolean giveUpAfterExpiry(OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        String cause = expiryCause(now);
         StepState step = expire(now);
-        String reason = step.name() + ": complete-by passed " + failureCount + " times";
+        String reason = step.name() + ": " + cause + " (" + failureCount + " expiries)";
         if (isCompensating()) {
             moveStep(step, StepStatus.CompensationFailed, now, actor, reason, StepStatus.Compensating);
             toError("compensation of " + reason, now, actor);
@@ -340,7 +412,9 @@ public class OrderState {
                 && processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "cancel");
         }
-        OffsetDateTime abandonedUntil = lockedBy == null ? null : completeBy;
+        // A wait for an event has no agent that could still be calling: nothing to wait out.
+        boolean waitingForEvent = lockedStep().map(step -> definition.step(step.name()).awaitsEvent()).orElse(false);
+        OffsetDateTime abandonedUntil = lockedBy == null || waitingForEvent ? null : completeBy;
         // A step reset after expired attempts may have been applied by one of them: undo it too.
         inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted && s.attempts() > 0).forEach(s ->
                 moveStep(s, StepStatus.TimedOut, now, operator, "earlier attempts expired; outcome unknown",
@@ -404,8 +478,9 @@ public class OrderState {
     private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
         StepState step = nextStep();
         StepDefinition spec = definition.step(step.name());
-        moveStep(step, StepStatus.Running, now, actor, "started", StepStatus.NotStarted);
-        return lockAttempt(step, spec.operation(), false, owner, now.plus(spec.completeBy()), now);
+        moveStep(step, StepStatus.Running, now, actor, spec.awaitsEvent() ? "waits for event " + spec.event() : "started",
+                StepStatus.NotStarted);
+        return lockAttempt(step, spec, false, owner, now, definition);
     }
 
     private Optional<Attempt> startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
@@ -422,7 +497,7 @@ public class OrderState {
         if (step.state() != StepStatus.Compensating) {
             moveStep(step, StepStatus.Compensating, now, actor, "undoing", StepStatus.Completed, StepStatus.TimedOut);
         }
-        return Optional.of(lockAttempt(step, operation, true, owner, now.plus(spec.completeBy()), now));
+        return Optional.of(lockAttempt(step, spec, true, owner, now, definition));
     }
 
     /** Parks the waiting record (Pending, or Compensating with nobody on it) on a paused operation. */
@@ -456,16 +531,32 @@ public class OrderState {
         return Optional.empty();
     }
 
-    private Attempt lockAttempt(StepState step, String operation, boolean compensation, String owner,
-                                OffsetDateTime deadline, OffsetDateTime now) {
+    private Attempt lockAttempt(StepState step, StepDefinition spec, boolean compensation, String owner,
+                                OffsetDateTime now, WorkflowDefinition definition) {
+        String operation = compensation ? spec.compensationOperation().orElseThrow() : spec.operation();
+        OffsetDateTime deadline = now.plus(spec.completeBy());
+        java.time.Duration heartbeat = spec.heartbeat();
         epoch++;
         lockedBy = owner;
         completeBy = deadline;
+        heartbeatBy = heartbeat == null ? null : now.plus(heartbeat);
         notBefore = null;
         updatedAt = now;
         String token = FenceToken.next();
         step.lock(owner, deadline, token);
-        return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline);
+        return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
+                compensation ? null : spec.event(), receivedEvents(definition));
+    }
+
+    /** The bodies of the events received so far, by event name: every attempt hands them to its agent. */
+    private java.util.Map<String, String> receivedEvents(WorkflowDefinition definition) {
+        java.util.Map<String, String> events = new java.util.TreeMap<>();
+        for (StepState step : steps) {
+            if (step.eventPayload() != null) {
+                events.put(definition.step(step.name()).event(), step.eventPayload());
+            }
+        }
+        return events;
     }
 
     private StepState expire(OffsetDateTime now) {
@@ -494,6 +585,7 @@ public class OrderState {
     private void release() {
         lockedBy = null;
         completeBy = null;
+        heartbeatBy = null;
         notBefore = null;
     }
 
@@ -540,6 +632,10 @@ public class OrderState {
         return workflow;
     }
 
+    public String workflowVersion() {
+        return workflowVersion;
+    }
+
     public ProcessState processState() {
         return processState;
     }
@@ -554,6 +650,10 @@ public class OrderState {
 
     public OffsetDateTime notBefore() {
         return notBefore;
+    }
+
+    public OffsetDateTime heartbeatBy() {
+        return heartbeatBy;
     }
 
     public int failureCount() {

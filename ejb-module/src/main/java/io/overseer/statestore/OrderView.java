@@ -8,20 +8,24 @@ import java.util.List;
 /**
  * A read-only snapshot of an order and its state records, as the API shows it. Null fields are
  * written as null (not left out): clients read "lockedBy": null as "nobody holds it", and "pausedOn":
- * null as "not waiting for a paused operation".
+ * null as "not waiting for a paused operation", and "notBefore": null as "claimable now, if waiting" (set:
+ * a delayed start, a retry's backoff, or a cancelled attempt's wait). "workflowVersion" is the version of
+ * the definition the order runs under; null for an order stored before versions were recorded.
  */
 @JsonbNillable
-@JsonbPropertyOrder({"orderId", "customerId", "items", "workflow", "processState", "failureCount", "lockedBy",
-        "completeBy", "lastError", "pausedOn", "createdAt", "updatedAt", "steps"})
+@JsonbPropertyOrder({"orderId", "customerId", "items", "workflow", "workflowVersion", "processState", "failureCount", "lockedBy",
+        "completeBy", "notBefore", "lastError", "pausedOn", "createdAt", "updatedAt", "steps"})
 public record OrderView(
         String orderId,
         String customerId,
         List<Item> items,
         String workflow,
+        String workflowVersion,
         ProcessState processState,
         int failureCount,
         String lockedBy,
         OffsetDateTime completeBy,
+        OffsetDateTime notBefore,
         String lastError,
         String pausedOn,
         OffsetDateTime createdAt,
@@ -40,8 +44,8 @@ public record OrderView(
     public static OrderView of(CustomerOrder order, OrderState state) {
         return new OrderView(order.orderId(), order.customerId(),
                 order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(),
-                state.workflow(), state.processState(), state.failureCount(), state.lockedBy(),
-                state.completeBy(), state.lastError(), state.pausedOn(), state.createdAt(), state.updatedAt(),
+                state.workflow(), state.workflowVersion(), state.processState(), state.failureCount(), state.lockedBy(),
+                state.completeBy(), state.notBefore(), state.lastError(), state.pausedOn(), state.createdAt(), state.updatedAt(),
                 state.steps().stream()
                         .map(step -> new Step(step.name(), step.state(), step.lockedBy(), step.completeBy(),
                                 step.failureCount() + step.compensationFailures(), step.attempts(), step.updatedAt()))

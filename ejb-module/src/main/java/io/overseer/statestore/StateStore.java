@@ -80,7 +80,7 @@ public class StateStore {
     @SuppressWarnings("unchecked")
     public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
         boolean after = afterCreatedAt != null;
-        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at"
+        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at, s.not_before"
                 + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE"
                 + (state == null ? "" : " AND s.process_state = ?1")
                 + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
@@ -94,7 +94,7 @@ public class StateStore {
         }
         List<Object[]> rows = query.setParameter(4, limit).getResultList();
         return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
-                ProcessState.valueOf((String) row[3]), utc(row[4]), utc(row[5]))).toList();
+                ProcessState.valueOf((String) row[3]), row[6] == null ? null : utc(row[6]), utc(row[4]), utc(row[5]))).toList();
     }
 
 
@@ -185,6 +185,23 @@ public class StateStore {
                 .setParameter(3, limit)
                 .getResultList();
     }
+
+    /**
+     * Ids of up to {@code limit} claimable records whose not-before (a delayed start, a retry's backoff, a
+     * cancelled attempt's wait) has passed, longest due first. Not locked, as {@link #stranded}. Reads the
+     * partial index order_state_due (V11): only waiting records hold a not-before.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> due(OffsetDateTime now, int limit) {
+        return em.createNativeQuery(DUE_SQL)
+                .setParameter(1, now)
+                .setParameter(2, limit)
+                .getResultList();
+    }
+
+    /** The due-order poller's query; public so that the database tests run the very text the product runs. */
+    public static final String DUE_SQL = "SELECT order_id FROM order_state WHERE not_before IS NOT NULL AND " + CLAIMABLE
+            + " ORDER BY not_before LIMIT ?2";
 
     /** The poller's query; public so that the database tests run the very text the product runs. */
     public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + CLAIMABLE
@@ -280,7 +297,28 @@ public class StateStore {
                 .getResultList();
     }
 
-    /** The supervisor's query; public so that the database tests run the very text the product runs. */
+    /**
+     * The supervisor's query; public so that the database tests run the very text the product runs. A
+     * missed heartbeat expires an attempt as a passed complete-by does (index order_state_heartbeat, V13).
+     */
     public static final String EXPIRED_SQL = "SELECT order_id FROM order_state"
-            + " WHERE locked_by IS NOT NULL AND complete_by < ?1 ORDER BY complete_by LIMIT ?2";
+            + " WHERE locked_by IS NOT NULL AND (complete_by < ?1 OR heartbeat_by < ?1)"
+            + " ORDER BY least(complete_by, heartbeat_by) LIMIT ?2";
+
+    /**
+     * An agent's heartbeat: moves the attempt's heartbeat deadline on, while that attempt (its epoch) is
+     * the one running and has a heartbeat. ?1 the new deadline, ?2 order, ?3 epoch. The row's version is
+     * left alone: every other writer locks the row first and reads this value under the lock.
+     */
+    public static final String HEARTBEAT_SQL = "UPDATE order_state SET heartbeat_by = ?1"
+            + " WHERE order_id = ?2 AND epoch = ?3 AND locked_by IS NOT NULL AND heartbeat_by IS NOT NULL";
+
+    /** Records a heartbeat (see {@link #HEARTBEAT_SQL}); false if the attempt is no longer the running one. */
+    public boolean heartbeat(String orderId, long epoch, OffsetDateTime nextBy) {
+        return em.createNativeQuery(HEARTBEAT_SQL)
+                .setParameter(1, nextBy)
+                .setParameter(2, orderId)
+                .setParameter(3, epoch)
+                .executeUpdate() == 1;
+    }
 }

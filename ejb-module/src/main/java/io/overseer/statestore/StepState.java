@@ -58,6 +58,9 @@ public class StepState {
     /** The running attempt's random fencing token; null when no attempt runs. */
     @Column(name = "fence_token", length = 32)
     private String fenceToken;
+    /** The JSON body of the event this step waited for, once received; null for other steps. */
+    @Column(name = "event_payload")
+    private String eventPayload;
 
     protected StepState() {
         // for JPA
@@ -96,6 +99,14 @@ public class StepState {
         lockedBy = null;
         completeBy = null;
         fenceToken = null;
+    }
+
+    void receive(String payload) {
+        eventPayload = payload;
+    }
+
+    public String eventPayload() {
+        return eventPayload;
     }
 
     String fenceToken() {

@@ -14,7 +14,9 @@ import java.util.List;
  * names the task type to run (default "order"). {@code replyTo}, if set, asks for status notifications on
  * a queue ({@code overseer.reply.name} or {@code queue://overseer.reply.name}) or a topic
  * ({@code topic://overseer.reply.name}) of the submitter's; no other destination is accepted (see
- * {@link io.overseer.notification.ReplyToRule}).
+ * {@link io.overseer.notification.ReplyToRule}). {@code notBefore}, if set, delays the order's first
+ * step until that instant (ISO-8601 with an offset, e.g. {@code 2026-12-01T08:00:00Z}; at most
+ * {@link DelayedStart#MAX_DELAY} ahead): the order is accepted and stored at once.
  *
  * <p>Free text (customerId) may be any script, right-to-left ones and emoji included, but no control
  * characters (NUL, which PostgreSQL cannot store, line breaks that would forge log lines), no unpaired
@@ -26,7 +28,8 @@ public record OrderRequest(
         @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items,
         @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow,
         @Pattern(regexp = REPLY_TO, message = "must be a queue or topic named overseer.reply.<name>"
-                + " (<name>: 1-180 of A-Z a-z 0-9 . _ -), optionally written queue://… or topic://…") String replyTo) {
+                + " (<name>: 1-180 of A-Z a-z 0-9 . _ -), optionally written queue://… or topic://…") String replyTo,
+        @Size(max = 64) String notBefore) {
 
     /** Internal destinations can never match: every accepted name starts with the reply prefix. */
     static final String REPLY_TO = "((queue|topic)://)?overseer\\.reply\\.[A-Za-z0-9._-]{1,180}";

@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import jakarta.json.bind.JsonbException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
+import java.time.OffsetDateTime;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,7 +69,10 @@ public class OrderSubmission {
      * notifications, if the order asks for them, carry the order id as their correlation id.
      */
     public String submit(OrderRequest request) throws InvalidOrderException {
-        return submitNew(request, workflowOf(request), replyTo(request, null), UUID.randomUUID().toString());
+        WorkflowDefinition workflow = workflowOf(request);
+        ReplyTo replyTo = replyTo(request, null);
+        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
+        return submitNew(request, workflow, replyTo, notBefore, UUID.randomUUID().toString());
     }
 
     /**
@@ -82,9 +86,11 @@ public class OrderSubmission {
             throws InvalidOrderException, SubmissionKeyConflictException {
         WorkflowDefinition workflow = workflowOf(request); // before the key: a refused order takes no key
         ReplyTo replyTo = replyTo(request, null);
+        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
         String orderId = UUID.randomUUID().toString();
         Optional<Submitted> earlier = earlierFor(key, orderId);
-        return earlier.isPresent() ? earlier.get() : new Submitted(submitNew(request, workflow, replyTo, orderId), false);
+        return earlier.isPresent() ? earlier.get()
+                : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId), false);
     }
 
     /**
@@ -106,9 +112,13 @@ public class OrderSubmission {
         return Optional.of(new Submitted(taken.get().orderId(), true));
     }
 
-    private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String orderId) {
-        create(request, workflow, replyTo, orderId, orderId);
-        dispatchQueue.announce(orderId);
+    /** A delayed order is not announced: nothing may claim it yet, and the due-order poller finds it in time. */
+    private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
+                             OffsetDateTime notBefore, String orderId) {
+        create(request, workflow, replyTo, notBefore, orderId, orderId);
+        if (notBefore == null) {
+            dispatchQueue.announce(orderId);
+        }
         return orderId;
     }
 
@@ -135,6 +145,7 @@ public class OrderSubmission {
         // Everything that may refuse the order comes before the key: a refused order takes no key.
         WorkflowDefinition workflow = workflowOf(request);
         ReplyTo replyTo = replyTo(request, message.replyTo());
+        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
         String orderId = UUID.randomUUID().toString();
         Optional<Submitted> earlier;
         try {
@@ -146,7 +157,7 @@ public class OrderSubmission {
         if (earlier.isPresent()) {
             return earlier.get().orderId();
         }
-        create(request, workflow, replyTo, message.correlationId(), orderId);
+        create(request, workflow, replyTo, notBefore, message.correlationId(), orderId);
         return orderId;
     }
 
@@ -181,11 +192,11 @@ public class OrderSubmission {
     }
 
     /** Notifications, if asked for, carry {@code correlationId}, or the order id if there is none. */
-    private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, String correlationId,
-                        String orderId) {
+    private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, OffsetDateTime notBefore,
+                        String correlationId, String orderId) {
         var now = clocks.now();
-        OrderState state = OrderState.pending(orderId, workflow.name(), workflow.stepNames(), now,
-                Actor.of(Actor.Kind.submission, instance.id()));
+        OrderState state = OrderState.pending(orderId, workflow, now, Actor.of(Actor.Kind.submission, instance.id()),
+                notBefore);
         if (replyTo != null) {
             notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);
             state.notifySubmitter();

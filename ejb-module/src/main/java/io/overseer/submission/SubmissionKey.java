@@ -46,18 +46,28 @@ public record SubmissionKey(String scope, String key, String fingerprint) {
      * SHA-256 (hex) of the request's canonical JSON: properties in JSON-B's fixed (lexicographic) order,
      * items in the order given, the default workflow written out. So two requests that mean the same
      * order have one fingerprint however their JSON was spaced, ordered or whether "workflow" was left out.
-     * The body's {@code replyTo} counts (another reply queue is another request); a JMS message's own
-     * reply-to is not part of the request, so a resend from a new connection matches.
+     * The body's {@code replyTo} counts (another reply queue is another request), and so does its
+     * {@code notBefore}, as an instant; a JMS message's own reply-to is not part of the request, so a
+     * resend from a new connection matches.
      */
     public static String fingerprint(OrderRequest request) {
         String workflow = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
         String canonical = Json.write(new OrderRequest(request.customerId(), request.items(), workflow,
-                request.replyTo()));
+                request.replyTo(), instant(request.notBefore())));
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** notBefore as an instant, however its offset was written; as given if it is no date-time (refused later). */
+    private static String instant(String notBefore) {
+        try {
+            return notBefore == null ? null : java.time.OffsetDateTime.parse(notBefore).toInstant().toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            return notBefore;
         }
     }
 }

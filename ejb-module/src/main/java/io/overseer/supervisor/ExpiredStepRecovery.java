@@ -64,7 +64,7 @@ public class ExpiredStepRecovery {
         if (state == null || !state.isExpired(now)) {
             return false;
         }
-        WorkflowDefinition definition = workflows.get(state.workflow());
+        WorkflowDefinition definition = workflows.get(state.workflow(), state.workflowVersion());
         StepDefinition step = definition.step(state.lockedStepName());
         RecoveryPolicy.Decision decision = RecoveryPolicy.of(step, state.isCompensating())
                 .onExpired(state.failuresIncludingExpiry());

@@ -11,6 +11,14 @@ import java.util.Optional;
  * @param backoffInitial wait before the first retry; null retries at once
  * @param backoffCap     longest wait between retries
  * @param onExhausted    what giving up means: undo the completed steps, or stop in Error for an operator
+ * @param heartbeat      null, or how long an attempt may go without its agent reporting that it is alive
+ *                       ({@code io.overseer.agent.Heartbeats}); shorter than {@code completeBy}. A missed
+ *                       heartbeat is handled as a passed complete-by, so a dead agent is noticed early.
+ * @param event          null, or the name of the external event this step waits for instead of calling a
+ *                       remote operation (then {@code operation} is null): the step completes when the
+ *                       event is delivered (REST or the order queue) before its complete-by, and its
+ *                       complete-by passing applies {@code onExhausted} at once (no retries: a wait
+ *                       cannot be tried again).
  */
 public record StepDefinition(
         String name,
@@ -20,7 +28,32 @@ public record StepDefinition(
         int maxRetries,
         Duration backoffInitial,
         Duration backoffCap,
-        OnExhausted onExhausted) {
+        OnExhausted onExhausted,
+        Duration heartbeat,
+        String event) {
+
+    /** A step that calls its operation, without a heartbeat. */
+    public StepDefinition(String name, String operation, String compensation, Duration completeBy, int maxRetries,
+                          Duration backoffInitial, Duration backoffCap, OnExhausted onExhausted) {
+        this(name, operation, compensation, completeBy, maxRetries, backoffInitial, backoffCap, onExhausted, null, null);
+    }
+
+    /** A step that calls its operation. */
+    public StepDefinition(String name, String operation, String compensation, Duration completeBy, int maxRetries,
+                          Duration backoffInitial, Duration backoffCap, OnExhausted onExhausted, Duration heartbeat) {
+        this(name, operation, compensation, completeBy, maxRetries, backoffInitial, backoffCap, onExhausted, heartbeat,
+                null);
+    }
+
+    /** A step that waits for the named external event (see {@code event} above). */
+    public static StepDefinition awaiting(String name, String event, Duration completeBy, OnExhausted onExhausted) {
+        return new StepDefinition(name, null, null, completeBy, 0, null, null, onExhausted, null, event);
+    }
+
+    /** Whether this step waits for an external event instead of calling a remote operation. */
+    public boolean awaitsEvent() {
+        return event != null;
+    }
 
     public enum OnExhausted {
         COMPENSATE,

@@ -26,7 +26,10 @@ public final class WorkflowParser {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final Set<String> STEP_FIELDS = Set.of("name", "operation", "compensation", "completeBy",
-            "maxRetries", "backoff", "onExhausted");
+            "maxRetries", "backoff", "onExhausted", "heartbeat", "event");
+    /** What a step that waits for an event may say: it calls nothing, so it has no retries, undo or heartbeat. */
+    private static final Set<String> EVENT_STEP_FIELDS = Set.of("name", "event", "completeBy", "onExhausted", "maxRetries",
+            "compensation");
 
     private final Duration defaultCompleteBy;
     private final int defaultMaxRetries;
@@ -52,6 +55,15 @@ public final class WorkflowParser {
         return workflows;
     }
 
+    /** One workflow object, as {@link WorkflowDefinition#canonicalJson()} writes it (a stored version). */
+    public WorkflowDefinition parseOne(String json, String source) {
+        try {
+            return workflow(Json.createReader(new StringReader(json)).readObject(), source);
+        } catch (JsonException | IllegalStateException e) {
+            throw new WorkflowDefinitionException(source + ": not a JSON object: " + e.getMessage());
+        }
+    }
+
     private WorkflowDefinition workflow(JsonObject json, String source) {
         String name = name(json, "name", source + ": workflow");
         String where = source + ": workflow '" + name + "'";
@@ -67,6 +79,13 @@ public final class WorkflowParser {
         }
         if (steps.isEmpty()) {
             throw new WorkflowDefinitionException(where + ": needs at least one step");
+        }
+        // An event is delivered by name: two steps waiting for one name could not be told apart.
+        Set<String> events = new HashSet<>();
+        for (StepDefinition step : steps) {
+            if (step.awaitsEvent() && !events.add(step.event())) {
+                throw new WorkflowDefinitionException(where + ": event '" + step.event() + "' is awaited by more than one step");
+            }
         }
         // The idempotency key is order + operation: an operation used twice in one workflow would be
         // answered with the first use's result instead of being applied.
@@ -86,6 +105,9 @@ public final class WorkflowParser {
         String name = name(json, "name", workflow + ": step");
         String where = workflow + ", step '" + name + "'";
         requireOnly(json, STEP_FIELDS, where);
+        if (json.containsKey("event")) {
+            return eventStep(json, name, where);
+        }
         String operation = json.containsKey("operation") ? name(json, "operation", where) : name;
         String compensation = json.containsKey("compensation") ? string(json, "compensation", where) : "none";
         if (!compensation.equals("none") && !NAME.matcher(compensation).matches()) {
@@ -104,8 +126,40 @@ public final class WorkflowParser {
                 throw new WorkflowDefinitionException(where + ": backoff cap is shorter than its initial wait");
             }
         }
+        Duration heartbeat = json.containsKey("heartbeat") ? duration(json, "heartbeat", where) : null;
+        if (heartbeat != null && heartbeat.compareTo(completeBy) >= 0) {
+            throw new WorkflowDefinitionException(where + ": heartbeat (" + heartbeat + ") must be shorter than completeBy ("
+                    + completeBy + ")");
+        }
         return new StepDefinition(name, operation, compensation.equals("none") ? null : compensation, completeBy,
-                maxRetries, initial, cap, onExhausted(json, where));
+                maxRetries, initial, cap, onExhausted(json, where), heartbeat);
+    }
+
+    /**
+     * A step that waits for an external event. It makes no remote call, so an operation, a compensation,
+     * retries, a backoff or a heartbeat would mean nothing and are refused rather than ignored; and it
+     * names its own complete-by: the default, meant for one remote call, is no measure of how long a
+     * person or another system takes to answer.
+     */
+    private StepDefinition eventStep(JsonObject json, String name, String where) {
+        for (String field : json.keySet()) {
+            if (!EVENT_STEP_FIELDS.contains(field)) {
+                throw new WorkflowDefinitionException(where + ": waits for an event and calls no remote operation, so '"
+                        + field + "' is not allowed");
+            }
+        }
+        String event = name(json, "event", where);
+        if (!json.containsKey("completeBy")) {
+            throw new WorkflowDefinitionException(where + ": waits for event '" + event
+                    + "' and needs its own completeBy (how long to wait for it)");
+        }
+        if (json.containsKey("compensation") && !"none".equals(string(json, "compensation", where))) {
+            throw new WorkflowDefinitionException(where + ": waits for an event and has nothing to undo: compensation must be \"none\"");
+        }
+        if (json.containsKey("maxRetries") && integer(json, "maxRetries", where) != 0) {
+            throw new WorkflowDefinitionException(where + ": waits for an event, which cannot be retried: maxRetries must be 0");
+        }
+        return StepDefinition.awaiting(name, event, duration(json, "completeBy", where), onExhausted(json, where));
     }
 
     private static StepDefinition.OnExhausted onExhausted(JsonObject json, String where) {

@@ -96,7 +96,7 @@ class AttemptRunnerTest {
 
     private static AgentRequest request(Duration left) {
         return new AgentRequest("o-1", 1, 0, "t0ken", "charge-payment", "o-1:charge-payment",
-                OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of());
+                OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of(), null, java.util.Map.of());
     }
 
     @Test

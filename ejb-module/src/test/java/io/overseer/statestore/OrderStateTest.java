@@ -56,6 +56,93 @@ class OrderStateTest {
     }
 
     @Test
+    void aDelayedOrderIsNotClaimableBeforeItsNotBeforeAndCancellingItUndoesNothing() {
+        OffsetDateTime startAt = T0.plusMinutes(10);
+        OrderState state = OrderState.pending("o-1", ORDER, T0, Actor.of(Actor.Kind.submission, "node-a"), startAt);
+        assertEquals(ORDER.version(), state.workflowVersion());
+        assertEquals(startAt, state.notBefore());
+        assertFalse(state.isClaimable(startAt.minusNanos(1000)));
+        assertThrows(IllegalTransitionException.class, () -> state.claim("node-a", T0.plusMinutes(9), ORDER, SCHEDULER));
+        assertTrue(state.isClaimable(startAt));
+        assertTrue(state.drainHistory().get(0).reason().contains("starts at " + startAt), "the history says when");
+
+        assertFalse(state.cancel(T0.plusMinutes(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "not needed"),
+                "no compensation to wait for");
+        assertEquals(ProcessState.Compensated, state.processState());
+        assertNull(state.notBefore());
+        assertTrue(state.steps().stream().allMatch(s -> s.state() == StepStatus.NotStarted && s.attempts() == 0));
+    }
+
+    @Test
+    void aMissedHeartbeatExpiresTheAttemptBeforeItsCompleteByAndSaysSo() {
+        WorkflowDefinition beating = new WorkflowDefinition("beating", List.of(new StepDefinition("audit", "audit", null,
+                Duration.ofSeconds(60), 2, null, null, OnExhausted.ERROR, Duration.ofSeconds(3))));
+        OrderState state = OrderState.pending("o-1", beating, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
+        Attempt attempt = state.claim("node-a", T0, beating, SCHEDULER);
+        assertEquals(Duration.ofSeconds(3), attempt.heartbeat());
+        assertEquals(T0.plusSeconds(3), state.heartbeatBy());
+        assertFalse(state.isExpired(T0.plusSeconds(3)));
+        assertTrue(state.isExpired(T0.plusSeconds(4)), "silent past its heartbeat, though its complete-by is far");
+
+        state.retryAfterExpiry(T0.plusSeconds(4), T0.plusSeconds(4), T0.plusSeconds(64), SUPERVISOR);
+
+        assertNull(state.heartbeatBy());
+        assertEquals(ProcessState.Pending, state.processState());
+        assertTrue(state.lastError().startsWith("heartbeat missed (failure 1)"), state.lastError());
+        Attempt retry = state.claim("node-b", T0.plusSeconds(5), beating, SCHEDULER);
+        assertEquals(T0.plusSeconds(8), state.heartbeatBy(), "each attempt starts with a full heartbeat");
+        assertTrue(retry.epoch() > attempt.epoch());
+    }
+
+    private static final WorkflowDefinition APPROVED = new WorkflowDefinition("approved", List.of(
+            step("reserve", "release", OnExhausted.COMPENSATE),
+            StepDefinition.awaiting("await-approval", "approval", Duration.ofHours(1), OnExhausted.COMPENSATE),
+            step("charge", "refund", OnExhausted.COMPENSATE)));
+
+    @Test
+    void aStepWaitingForAnEventStartsNoCallAndTheEventsBodyReachesTheNextAttempt() {
+        OrderState state = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
+        Attempt reserve = state.claim("node-a", T0, APPROVED, SCHEDULER);
+        assertThrows(IllegalTransitionException.class, () -> state.receive("approval", "{}", "node-a", T0, APPROVED,
+                Actor.of(Actor.Kind.submission, "http:early"), PausedDispatch.NONE), "not waiting yet");
+
+        Attempt wait = state.succeed("node-a", reserve.epoch(), 0, T0.plusSeconds(1), APPROVED, AGENT).orElseThrow();
+        assertTrue(wait.awaitsEvent());
+        assertNull(wait.operation());
+        assertEquals(T0.plusSeconds(1).plusHours(1), state.completeBy(), "the wait's deadline");
+        assertTrue(state.awaits("approval", APPROVED));
+        assertFalse(state.awaits("other", APPROVED));
+
+        Attempt charge = state.receive("approval", "{\"approvedBy\":\"alice\"}", "node-b", T0.plusSeconds(2), APPROVED,
+                Actor.of(Actor.Kind.submission, "http:alice"), PausedDispatch.NONE).orElseThrow();
+        assertEquals("charge", charge.operation());
+        assertEquals(java.util.Map.of("approval", "{\"approvedBy\":\"alice\"}"), charge.events());
+        assertEquals("node-b", state.lockedBy(), "the instance that took the event holds the next attempt");
+        assertTrue(state.received("approval", APPROVED));
+        assertThrows(IllegalTransitionException.class, () -> state.receive("approval", "{}", "node-a", T0.plusSeconds(3),
+                APPROVED, Actor.of(Actor.Kind.submission, "http:again"), PausedDispatch.NONE));
+        assertTrue(state.drainHistory().stream().anyMatch(h -> "event approval received".equals(h.reason())));
+    }
+
+    @Test
+    void aWaitPastItsDeadlineGivesUpAtOnceAndIsNotUndoneNorWaitedOutWhenCancelled() {
+        OrderState expired = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
+        Attempt reserve = expired.claim("node-a", T0, APPROVED, SCHEDULER);
+        expired.succeed("node-a", reserve.epoch(), 0, T0, APPROVED, AGENT).orElseThrow();
+        assertTrue(expired.isExpired(T0.plusHours(2)));
+        assertTrue(expired.giveUpAfterExpiry(T0.plusHours(2), APPROVED, SUPERVISOR), "reserve is to be released");
+        Attempt release = expired.claim("node-a", T0.plusHours(2), APPROVED, SCHEDULER);
+        assertEquals("release", release.operation(), "the wait itself has nothing to undo");
+
+        OrderState cancelled = OrderState.pending("o-2", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
+        Attempt first = cancelled.claim("node-a", T0, APPROVED, SCHEDULER);
+        cancelled.succeed("node-a", first.epoch(), 0, T0, APPROVED, AGENT).orElseThrow();
+        assertTrue(cancelled.cancel(T0.plusSeconds(5), APPROVED, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
+        assertNull(cancelled.notBefore(), "no agent could still be calling for a wait: nothing to wait out");
+        assertTrue(cancelled.isClaimable(T0.plusSeconds(5)));
+    }
+
+    @Test
     void claimLocksTaskAndFirstStepAndIncrementsTheEpoch() {
         OrderState state = pending(ORDER);
 
@@ -64,7 +151,7 @@ class OrderStateTest {
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
         assertEquals(T0.plus(LEASE), state.completeBy());
-        assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE)), attempt);
+        assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE), null, null, java.util.Map.of()), attempt);
         assertEquals(32, attempt.token().length(), "128 random bits, hex");
         assertTrue(state.holdsToken(attempt.token()));
         assertFalse(state.holdsToken("0".repeat(32)), "a guessed token");

@@ -34,6 +34,45 @@ class WorkflowParserTest {
     }
 
     @Test
+    void aHeartbeatMustBeShorterThanTheCompleteBy() {
+        StepDefinition step = parser.parse("""
+                {"workflows":[{"name":"w","steps":[{"name":"a","completeBy":"PT60S","heartbeat":"PT5S"}]}]}""", "t")
+                .get(0).step("a");
+        assertEquals(Duration.ofSeconds(5), step.heartbeat());
+        WorkflowDefinitionException e = assertThrows(WorkflowDefinitionException.class, () -> parser.parse("""
+                {"workflows":[{"name":"w","steps":[{"name":"a","completeBy":"PT5S","heartbeat":"PT5S"}]}]}""", "t"));
+        assertTrue(e.getMessage().contains("step 'a': heartbeat (PT5S) must be shorter than completeBy (PT5S)"),
+                e.getMessage());
+    }
+
+    @Test
+    void aStepThatWaitsForAnEventCallsNothingAndNamesItsOwnDeadline() {
+        StepDefinition step = parser.parse("""
+                {"workflows":[{"name":"w","steps":[{"name":"a"},
+                 {"name":"wait","event":"approval","completeBy":"PT1H","onExhausted":"error"}]}]}""", "t")
+                .get(0).step("wait");
+        assertTrue(step.awaitsEvent());
+        assertEquals("approval", step.event());
+        assertNull(step.operation());
+        assertEquals(0, step.maxRetries());
+        for (String[] bad : new String[][] {
+                {"{\"name\":\"wait\",\"event\":\"approval\",\"operation\":\"x\",\"completeBy\":\"PT1H\"}",
+                        "waits for an event and calls no remote operation, so 'operation' is not allowed"},
+                {"{\"name\":\"wait\",\"event\":\"approval\"}", "needs its own completeBy"},
+                {"{\"name\":\"wait\",\"event\":\"approval\",\"completeBy\":\"PT1H\",\"compensation\":\"undo\"}",
+                        "compensation must be \"none\""},
+                {"{\"name\":\"wait\",\"event\":\"approval\",\"completeBy\":\"PT1H\",\"maxRetries\":2}",
+                        "maxRetries must be 0"},
+                {"{\"name\":\"wait\",\"event\":\"approval\",\"completeBy\":\"PT1H\"},"
+                        + "{\"name\":\"again\",\"event\":\"approval\",\"completeBy\":\"PT1H\"}",
+                        "event 'approval' is awaited by more than one step"}}) {
+            WorkflowDefinitionException e = assertThrows(WorkflowDefinitionException.class, () -> parser.parse(
+                    "{\"workflows\":[{\"name\":\"w\",\"steps\":[" + bad[0] + "]}]}", "t"), bad[0]);
+            assertTrue(e.getMessage().contains(bad[1]) && e.getMessage().contains("workflow 'w'"), e.getMessage());
+        }
+    }
+
+    @Test
     void readsEveryFieldOfAStep() {
         StepDefinition step = parser.parse("""
                 {"workflows":[{"name":"w","steps":[{"name":"a","operation":"op-a","compensation":"none",

@@ -40,6 +40,8 @@ class ConsoleViewerIT extends DeployedWarIT {
             browser.await(By.cssSelector("tr[data-order-id='" + orderId + "'] a")).click();
             browser.awaitText(By.id("order-state"), "Processed");
             assertEquals(orderId, browser.textOf(By.id("order-id")));
+            assertEquals("order (version " + api.get(orderId).get("workflowVersion").asText() + ")",
+                    browser.textOf(By.id("order-workflow")), "the definition's version the order ran under");
             assertEquals(List.of("reserve-inventory", "charge-payment", "arrange-shipping"),
                     browser.all(By.cssSelector("#steps tbody tr td:nth-child(2)")).stream().map(e -> e.getText()).toList());
             assertTrue(browser.all(By.cssSelector("#history li")).size() >= 7, browser.textOf(By.id("history")));

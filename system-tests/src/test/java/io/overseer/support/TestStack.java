@@ -47,7 +47,9 @@ public final class TestStack implements LauncherSessionListener {
      * shipping attempt may take a minute: long enough to forge replies while it runs), and "screened",
      * whose first operation a coded agent performs in the deployments that add one (AgentSpiIT) and the
      * simulator's catch-all agent in the others; "vetted" likewise, whose coded agent refuses every order
-     * with a 5,000-character explanation.
+     * with a 5,000-character explanation; "audited", whose long step must beat every 3 s (HeartbeatIT's
+     * coded agent does; the simulator, answering at once, need not); "approved", which waits up to 8 s for
+     * an "approval" event between two calls (EventIT).
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
@@ -63,7 +65,13 @@ public final class TestStack implements LauncherSessionListener {
                 {"name": "charge-payment", "compensation": "refund-payment"}]},
               {"name": "vetted", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
-                {"name": "vet-order"}]}
+                {"name": "vet-order"}]},
+              {"name": "audited", "steps": [
+                {"name": "audit-stock", "completeBy": "PT60S", "heartbeat": "PT3S", "onExhausted": "error"}]},
+              {"name": "approved", "steps": [
+                {"name": "reserve-inventory", "compensation": "release-inventory"},
+                {"name": "await-approval", "event": "approval", "completeBy": "PT8S"},
+                {"name": "charge-approved", "compensation": "refund-payment"}]}
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();
@@ -314,6 +322,18 @@ public final class TestStack implements LauncherSessionListener {
             return "unavailable: " + e.getMessage();
         }
         return summary.toString().trim();
+    }
+
+    /** Runs one statement with string parameters (tests that tamper with stored rows); returns the rows changed. */
+    public static int update(String sql, String... parameters) {
+        try (Connection c = db(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                s.setString(i + 1, parameters[i]);
+            }
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public static long scalar(String sql, String parameter) {

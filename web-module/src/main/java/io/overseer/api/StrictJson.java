@@ -59,6 +59,21 @@ final class StrictJson {
         return type.cast(value);
     }
 
+    /**
+     * Any JSON object, checked as strictly as a record's body (a top-level object, bounded depth, no
+     * duplicate keys, no trailing text) but not bound: an external event's body, whose fields are the
+     * workflow's business. An empty body is the empty object.
+     */
+    static JsonObject readObject(String text) {
+        if (text == null || text.isBlank()) {
+            return JsonValue.EMPTY_JSON_OBJECT;
+        }
+        checkStructure(text);
+        try (var reader = JSON.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
     /** One streaming pass before building a tree: a top-level object, bounded depth, no duplicate keys. */
     private static void checkStructure(String text) {
         Deque<Set<String>> objects = new ArrayDeque<>(); // one key set per open object, null per open array

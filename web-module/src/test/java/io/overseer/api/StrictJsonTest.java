@@ -15,7 +15,7 @@ class StrictJsonTest {
         OrderRequest order = StrictJson.read("{\"customerId\":\"c-1\",\"items\":[{\"sku\":\"A-1\",\"quantity\":2}]}",
                 OrderRequest.class);
 
-        assertEquals(new OrderRequest("c-1", List.of(new OrderRequest.Item("A-1", 2)), null, null), order);
+        assertEquals(new OrderRequest("c-1", List.of(new OrderRequest.Item("A-1", 2)), null, null, null), order);
     }
 
     @Test

@@ -1,0 +1,78 @@
+package io.overseer.workflow;
+
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+
+/** The stored workflow versions (V12) and which of them unfinished orders use. */
+@Stateless
+public class WorkflowVersions {
+
+    /** Unfinished: an order in Error is too, as an operator may still resubmit or cancel it. */
+    static final String UNFINISHED = "process_state IN ('Pending', 'Processing', 'Compensating', 'Error')";
+
+    /** A version unfinished orders use: how many, and the first few of them by age, to name in an error. */
+    public record InUse(String workflow, String version, long orders, String firstOrders) {
+    }
+
+    @PersistenceContext(unitName = "overseer")
+    EntityManager em;
+
+    /** Stores the definition under its version, once; a version's content never changes (it is its hash). */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void record(WorkflowDefinition definition, OffsetDateTime now) {
+        em.createNativeQuery("INSERT INTO workflow_version (workflow, version, definition, first_seen)"
+                        + " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (workflow, version) DO NOTHING")
+                .setParameter(1, definition.name())
+                .setParameter(2, definition.version())
+                .setParameter(3, definition.canonicalJson())
+                .setParameter(4, now)
+                .executeUpdate();
+    }
+
+    /**
+     * Pins the unfinished orders of {@code definition}'s workflow that were stored before versions (V12)
+     * to it: they started under the definition of that time, which nobody recorded, and from now on they
+     * keep this one rather than whichever a later deployment brings. Returns how many it pinned.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int pinUnversioned(WorkflowDefinition definition) {
+        return em.createNativeQuery("UPDATE order_state SET workflow_version = ?1, version = version + 1"
+                        + " WHERE workflow = ?2 AND workflow_version IS NULL AND " + UNFINISHED)
+                .setParameter(1, definition.version())
+                .setParameter(2, definition.name())
+                .executeUpdate();
+    }
+
+    /** The stored canonical JSON of a version, if any instance ever recorded it. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    @SuppressWarnings("unchecked")
+    public Optional<String> definition(String workflow, String version) {
+        List<String> found = em.createNativeQuery("SELECT definition FROM workflow_version WHERE workflow = ?1 AND version = ?2")
+                .setParameter(1, workflow)
+                .setParameter(2, version)
+                .getResultList();
+        return found.stream().findFirst();
+    }
+
+    /**
+     * Every version that unfinished orders use, with their count. One pass over order_state at deployment
+     * (no index serves "unfinished", and one that did would cost every transition an index entry).
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @SuppressWarnings("unchecked")
+    public List<InUse> inUse() {
+        List<Object[]> rows = em.createNativeQuery("SELECT workflow, workflow_version, count(*),"
+                        + " array_to_string((array_agg(order_id ORDER BY created_at))[1:5], ', ')"
+                        + " FROM order_state WHERE workflow_version IS NOT NULL AND " + UNFINISHED
+                        + " GROUP BY workflow, workflow_version ORDER BY workflow, workflow_version")
+                .getResultList();
+        return rows.stream().map(row -> new InUse((String) row[0], (String) row[1], ((Number) row[2]).longValue(),
+                (String) row[3])).toList();
+    }
+}
