@@ -536,7 +536,12 @@
                     h('div', {class: 'buttons'},
                         allPaused ? actionButton('Resume everything', 'resume-all', resumeAsk('all'))
                             : actionButton('Pause everything', 'pause-all', pauseAsk('all')),
-                        h('a', {href: '#/pauses'}, isOperator() ? 'Pause one operation…' : 'Pauses'))))),
+                        h('a', {href: '#/pauses'}, isOperator() ? 'Pause one operation…' : 'Pauses'))),
+                    (o.flowLimits || []).length ? section('Flow limits', h('ul', {class: 'plain', id: 'flow-limits'},
+                        o.flowLimits.map((f) => h('li', {'data-operation': f.operation}, h('strong', null, f.operation), ': ',
+                            `${f.running} running`, f.inFlightLimit ? ` of ${f.inFlightLimit}` : '',
+                            f.perSecondLimit ? `, at most ${f.perSecondLimit} starts/s` : '', `, ${f.waiting} waiting`))))
+                        : null)),
             ];
         });
         return page;

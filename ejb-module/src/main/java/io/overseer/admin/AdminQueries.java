@@ -99,6 +99,10 @@ public class AdminQueries {
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
     @Inject
+    io.overseer.agent.FlowLimits flowLimitSettings;
+    @Inject
+    io.overseer.statestore.StateStore store;
+    @Inject
     OrderQueries orders;
     @Inject
     WorkflowRegistry workflows;
@@ -119,6 +123,17 @@ public class AdminQueries {
     }
 
     /** How many orders are parked on a paused operation. Reads the partial index order_state_paused (V10). */
+    /** A flow limit and its use now: attempts running, and orders waiting for a slot (cluster-wide). */
+    @JsonbPropertyOrder({"operation", "inFlightLimit", "perSecondLimit", "running", "waiting"})
+    public record FlowUse(String operation, Integer inFlightLimit, Integer perSecondLimit, long running, long waiting) {
+    }
+
+    /** Each configured flow limit with its use now; two counts per limit, on partial indexes. */
+    public List<FlowUse> flowLimits() {
+        return flowLimitSettings.all().stream().map(limit -> new FlowUse(limit.operation(), limit.inFlight(),
+                limit.perSecond(), store.runningOf(limit.operation()), store.throttledCount(limit.operation()))).toList();
+    }
+
     public long parked() {
         return ((Number) em.createNativeQuery("SELECT count(*) FROM order_state WHERE paused_on IS NOT NULL")
                 .getSingleResult()).longValue();

@@ -48,9 +48,17 @@ public class OverviewMetrics {
     private final AtomicLong paused = new AtomicLong();
     private final Map<String, AtomicLong> queueMessages = new java.util.HashMap<>();
     private final Map<String, AtomicLong> queueConsumers = new java.util.HashMap<>();
+    private final Map<String, AtomicLong> flowRunning = new java.util.HashMap<>();
+    private final Map<String, AtomicLong> flowWaiting = new java.util.HashMap<>();
+    public static final String FLOW_IN_FLIGHT = "overseer.flow.in_flight";
+    public static final String FLOW_WAITING = "overseer.flow.waiting";
 
     @Inject
     MeterRegistry registry;
+    @Inject
+    io.overseer.agent.FlowLimits flowLimits;
+    @Inject
+    io.overseer.statestore.StateStore store;
     @EJB
     AdminQueries queries;
     @EJB
@@ -70,6 +78,16 @@ public class OverviewMetrics {
                 .description("Orders waiting for a paused operation (cluster-wide)").register(registry);
         Gauge.builder(PAUSED, paused, AtomicLong::get)
                 .description("Operations (or \"all\") whose dispatch an operator has paused").register(registry);
+        for (var limit : flowLimits.all()) {
+            AtomicLong running = new AtomicLong();
+            AtomicLong waiting = new AtomicLong();
+            flowRunning.put(limit.operation(), running);
+            flowWaiting.put(limit.operation(), waiting);
+            Gauge.builder(FLOW_IN_FLIGHT, running, AtomicLong::get).tag("operation", limit.operation())
+                    .description("Attempts of a flow-limited operation running now (cluster-wide)").register(registry);
+            Gauge.builder(FLOW_WAITING, waiting, AtomicLong::get).tag("operation", limit.operation())
+                    .description("Orders waiting for the operation's flow limit (cluster-wide)").register(registry);
+        }
         for (String queue : BrokerQueues.QUEUES) {
             queueMessages.put(queue, gauge(QUEUE_MESSAGES, queue, "Messages in the queue, as broker management counts them"));
             queueConsumers.put(queue, gauge(QUEUE_CONSUMERS, queue, "Consumers attached to the queue"));
@@ -90,6 +108,8 @@ public class OverviewMetrics {
             var now = pauses.paused();
             paused.set(now.size());
             parked.set(queries.parked());
+            flowRunning.forEach((operation, running) -> running.set(store.runningOf(operation)));
+            flowWaiting.forEach((operation, waiting) -> waiting.set(store.throttledCount(operation)));
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Overview metrics not sampled (the database is unreachable?); next time", e);
         }

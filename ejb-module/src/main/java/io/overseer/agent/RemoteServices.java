@@ -43,6 +43,8 @@ public class RemoteServices {
     WorkflowRegistry workflows;
     @Inject
     AgentMetrics metrics;
+    @Inject
+    FlowLimits flowLimits;
 
     private ServiceDirectory directory;
     private Map<String, ServiceCircuit> circuits;
@@ -59,6 +61,7 @@ public class RemoteServices {
                 service -> new ServiceCircuit(service, configuration.circuit(service.name()))));
         circuits.values().forEach(circuit -> metrics.watch(circuit.service().name(), circuit.breaker()));
         workflows.running().forEach(this::check);
+        checkLimits();
         services.forEach(service -> LOG.info(() -> "Remote service " + service + " performs "
                 + routes.entrySet().stream().filter(e -> e.getValue().service() == service)
                         .map(Map.Entry::getKey).sorted().collect(Collectors.joining(", "))));
@@ -82,6 +85,28 @@ public class RemoteServices {
             String users = workflows.usersOf(workflow).map(use -> ", used by " + use.orders() + " unfinished orders ("
                     + use.firstOrders() + (use.orders() > 5 ? ", …" : "") + ")").orElse("");
             throw new AgentConfigurationException("Workflow " + workflow.label() + users + ": " + e.getMessage());
+        }
+    }
+
+    /** A flow limit on an operation that no workflow calls is a typo: it would limit nothing. */
+    private void checkLimits() {
+        java.util.Set<String> called = new java.util.HashSet<>();
+        for (WorkflowDefinition workflow : workflows.running()) {
+            for (StepDefinition step : workflow.steps()) {
+                if (step.operation() != null) {
+                    called.add(step.operation());
+                }
+                step.compensationOperation().ifPresent(called::add);
+            }
+        }
+        for (FlowLimits.FlowLimit limit : flowLimits.all()) {
+            if (!called.contains(limit.operation())) {
+                throw new AgentConfigurationException(FlowLimits.PREFIX + limit.operation()
+                        + ": no workflow calls operation '" + limit.operation() + "'");
+            }
+            LOG.info(() -> "Flow limit of " + limit.operation() + ": " + (limit.inFlight() == null ? "" : limit.inFlight()
+                    + " in flight") + (limit.inFlight() != null && limit.perSecond() != null ? ", " : "")
+                    + (limit.perSecond() == null ? "" : limit.perSecond() + " starts per second") + ", across all instances");
         }
     }
 

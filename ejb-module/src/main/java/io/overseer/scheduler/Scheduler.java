@@ -1,6 +1,8 @@
 package io.overseer.scheduler;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.overseer.agent.AgentReply;
+import io.overseer.agent.FlowLimits;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
@@ -62,6 +64,10 @@ public class Scheduler {
     ShutdownGate gate;
     @Inject
     DispatchQueue dispatchQueue;
+    @Inject
+    FlowLimits limits;
+    @Inject
+    MeterRegistry metrics;
 
     /**
      * Claims those of the given orders that wait for a scheduler and that no other transaction holds,
@@ -96,7 +102,7 @@ public class Scheduler {
         }
         OffsetDateTime now = clocks.now();
         Actor scheduler = Actor.of(Actor.Kind.scheduler, instance.id());
-        PausedDispatch paused = store.pausedDispatch();
+        PausedDispatch paused = dispatchGate();
         List<Attempt> attempts = new ArrayList<>(claimable.size());
         for (OrderState state : claimable) {
             state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()), scheduler, reason, paused)
@@ -115,7 +121,7 @@ public class Scheduler {
     public List<AgentReply> applyReplies(List<AgentReply> replies) {
         Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
                 .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
-        PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : store.pausedDispatch();
+        PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : dispatchGate();
         ReplyBatch.Result result = ReplyBatch.apply(locked, replies,
                 state -> workflows.get(state.workflow(), state.workflowVersion()), instance.id(), clocks.now(), paused);
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
@@ -125,6 +131,7 @@ public class Scheduler {
                         + ") without its token was refused"));
         result.moved().forEach(store::saveHistory);
         result.handedBack().forEach(dispatchQueue::announce);
+        announceFreedSlots(replies, result);
         request(result.started());
         result.moved().forEach(this::reportIfFinal);
         return result.forged();
@@ -147,13 +154,36 @@ public class Scheduler {
         if (state.received(event, definition)) {
             return EventReceipt.ALREADY_RECEIVED;
         }
-        Optional<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender,
-                store.pausedDispatch());
+        Optional<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender, dispatchGate());
         store.saveHistory(state);
         request(next.stream().toList());
         reportIfFinal(state);
         LOG.log(Level.FINE, "Order {0}: event {1} received from {2}", new Object[] {orderId, event, sender});
         return EventReceipt.RECEIVED;
+    }
+
+    /** The pauses, read in this transaction, and the flow limits (if any), enforced in it. */
+    private PausedDispatch dispatchGate() {
+        PausedDispatch paused = store.pausedDispatch();
+        return limits.isEmpty() ? paused : paused.limitedBy(new FlowGate(store, limits, metrics));
+    }
+
+    /**
+     * Each applied reply of a limited operation ended an attempt and freed a slot: as many records waiting
+     * for that limit are made claimable and announced, so that they start now rather than at their retry
+     * instant. Those the limit still holds when claimed simply wait again.
+     */
+    private void announceFreedSlots(List<AgentReply> replies, ReplyBatch.Result result) {
+        if (limits.isEmpty()) {
+            return;
+        }
+        Map<String, Integer> freed = new java.util.TreeMap<>();
+        for (AgentReply reply : replies) {
+            if (limits.limits(reply.operation()) && !result.stale().contains(reply) && !result.forged().contains(reply)) {
+                freed.merge(reply.operation(), 1, Integer::sum);
+            }
+        }
+        freed.forEach((operation, slots) -> store.releaseThrottled(operation, slots).forEach(dispatchQueue::announce));
     }
 
     private void request(List<Attempt> started) {

@@ -60,6 +60,12 @@ public class OrderState {
     private OffsetDateTime completeBy;
     @Column(name = "not_before")
     private OffsetDateTime notBefore;
+    /** While an attempt calling an operation with a flow limit runs: that operation (V15, counted by the limit). */
+    @Column(name = "running_operation", length = 64)
+    private String runningOperation;
+    /** The operation whose flow limit this waiting record waits for; null when none holds it. */
+    @Column(name = "throttled_on", length = 64)
+    private String throttledOn;
     /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
     @Column(name = "heartbeat_by")
     private OffsetDateTime heartbeatBy;
@@ -170,8 +176,13 @@ public class OrderState {
                 park(operation, now, actor);
                 return Optional.empty();
             }
+            OffsetDateTime limitedUntil = paused.admit(operation, now);
+            if (limitedUntil != null) {
+                throttle(operation, limitedUntil, now, actor);
+                return Optional.empty();
+            }
             moveTask(ProcessState.Processing, now, actor, reason);
-            return Optional.of(startStep(owner, now, definition, actor));
+            return Optional.of(startStep(owner, now, definition, actor, paused));
         }
         return startCompensation(owner, now, definition, actor, paused);
     }
@@ -236,7 +247,15 @@ public class OrderState {
             pausedOn = operation;
             return Optional.empty();
         }
-        return Optional.of(startStep(owner, now, definition, scheduler));
+        OffsetDateTime limitedUntil = paused.admit(operation, now);
+        if (limitedUntil != null) {
+            release();
+            moveTask(ProcessState.Pending, now, scheduler, throttledReason(operation));
+            throttledOn = operation;
+            notBefore = limitedUntil;
+            return Optional.empty();
+        }
+        return Optional.of(startStep(owner, now, definition, scheduler, paused));
     }
 
     /** The step now waiting for {@code event}, if the order's running attempt is that wait. */
@@ -425,6 +444,7 @@ public class OrderState {
         });
         release();
         pausedOn = null; // it no longer waits for its forward step; its compensations may park again
+        throttledOn = null;
         // An agent may still be calling for the abandoned attempt until its complete-by; undoing before
         // then could be overtaken by that late call. Agents never call past the complete-by.
         notBefore = abandonedUntil != null && abandonedUntil.isAfter(now) ? abandonedUntil : null;
@@ -475,12 +495,13 @@ public class OrderState {
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
     }
 
-    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                              PausedDispatch paused) {
         StepState step = nextStep();
         StepDefinition spec = definition.step(step.name());
         moveStep(step, StepStatus.Running, now, actor, spec.awaitsEvent() ? "waits for event " + spec.event() : "started",
                 StepStatus.NotStarted);
-        return lockAttempt(step, spec, false, owner, now, definition);
+        return lockAttempt(step, spec, false, owner, now, definition, paused);
     }
 
     private Optional<Attempt> startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
@@ -494,10 +515,35 @@ public class OrderState {
             park(operation, now, actor);
             return Optional.empty();
         }
+        OffsetDateTime limitedUntil = paused.admit(operation, now);
+        if (limitedUntil != null) {
+            release();
+            throttle(operation, limitedUntil, now, actor);
+            return Optional.empty();
+        }
         if (step.state() != StepStatus.Compensating) {
             moveStep(step, StepStatus.Compensating, now, actor, "undoing", StepStatus.Completed, StepStatus.TimedOut);
         }
-        return Optional.of(lockAttempt(step, spec, true, owner, now, definition));
+        return Optional.of(lockAttempt(step, spec, true, owner, now, definition, paused));
+    }
+
+    /**
+     * The waiting record's next attempt is over its operation's flow limit: it waits until
+     * {@code until} (the due-order poller claims it then, or a freed slot's announcement sooner). Said in
+     * the history once, not each time a poll finds the limit still reached.
+     */
+    private void throttle(String operation, OffsetDateTime until, OffsetDateTime now, Actor actor) {
+        if (!operation.equals(throttledOn)) {
+            history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState,
+                    throttledReason(operation)));
+        }
+        throttledOn = operation;
+        notBefore = until;
+        updatedAt = now;
+    }
+
+    private static String throttledReason(String operation) {
+        return "waits: flow limit of " + operation;
     }
 
     /** Parks the waiting record (Pending, or Compensating with nobody on it) on a paused operation. */
@@ -532,7 +578,7 @@ public class OrderState {
     }
 
     private Attempt lockAttempt(StepState step, StepDefinition spec, boolean compensation, String owner,
-                                OffsetDateTime now, WorkflowDefinition definition) {
+                                OffsetDateTime now, WorkflowDefinition definition, PausedDispatch paused) {
         String operation = compensation ? spec.compensationOperation().orElseThrow() : spec.operation();
         OffsetDateTime deadline = now.plus(spec.completeBy());
         java.time.Duration heartbeat = spec.heartbeat();
@@ -540,6 +586,8 @@ public class OrderState {
         lockedBy = owner;
         completeBy = deadline;
         heartbeatBy = heartbeat == null ? null : now.plus(heartbeat);
+        runningOperation = paused.limits(operation) ? operation : null; // counted only where a limit needs it
+        throttledOn = null;
         notBefore = null;
         updatedAt = now;
         String token = FenceToken.next();
@@ -586,6 +634,7 @@ public class OrderState {
         lockedBy = null;
         completeBy = null;
         heartbeatBy = null;
+        runningOperation = null;
         notBefore = null;
     }
 
@@ -654,6 +703,11 @@ public class OrderState {
 
     public OffsetDateTime heartbeatBy() {
         return heartbeatBy;
+    }
+
+    /** The operation whose flow limit the order waits for; null if none holds it. */
+    public String throttledOn() {
+        return throttledOn;
     }
 
     public int failureCount() {

@@ -203,6 +203,63 @@ public class StateStore {
     public static final String DUE_SQL = "SELECT order_id FROM order_state WHERE not_before IS NOT NULL AND " + CLAIMABLE
             + " ORDER BY not_before LIMIT ?2";
 
+    /** A flow limit's window, read under its row's lock: the second it counts, and the starts in it. */
+    public record FlowWindow(OffsetDateTime start, int starts, long running) {
+    }
+
+    /** {@link #lockFlowWindow}'s statements; public so that the database tests run the very texts. */
+    public static final String FLOW_ROW_SQL = "INSERT INTO flow_limit (operation) VALUES (?1) ON CONFLICT DO NOTHING";
+    public static final String FLOW_LOCK_SQL = "SELECT window_start, window_starts FROM flow_limit WHERE operation = ?1 FOR UPDATE";
+    public static final String FLOW_RUNNING_SQL = "SELECT count(*) FROM order_state WHERE running_operation = ?1";
+    public static final String FLOW_SAVE_SQL = "UPDATE flow_limit SET window_start = ?2, window_starts = ?3 WHERE operation = ?1";
+
+    /**
+     * Locks {@code operation}'s flow-limit row until the transaction ends — so that instances admit its
+     * attempts one transaction at a time — and reads its window and the attempts of it running now.
+     */
+    public FlowWindow lockFlowWindow(String operation) {
+        em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
+        Object[] window = (Object[]) em.createNativeQuery(FLOW_LOCK_SQL).setParameter(1, operation).getSingleResult();
+        long running = ((Number) em.createNativeQuery(FLOW_RUNNING_SQL).setParameter(1, operation).getSingleResult())
+                .longValue();
+        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(), running);
+    }
+
+    public void saveFlowWindow(String operation, OffsetDateTime start, int starts) {
+        em.createNativeQuery(FLOW_SAVE_SQL).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
+                .executeUpdate();
+    }
+
+    /**
+     * Makes up to {@code limit} waiting records held by {@code operation}'s flow limit claimable now,
+     * longest waiting first, and returns them for the caller to announce: a freed slot starts them at once
+     * rather than at their retry instant. Rows another transaction holds, and rows an earlier slot released
+     * already (no not-before left), are skipped.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> releaseThrottled(String operation, int limit) {
+        return em.createNativeQuery(RELEASE_THROTTLED_SQL)
+                .setParameter(1, operation)
+                .setParameter(2, limit)
+                .getResultList();
+    }
+
+    /** {@link #releaseThrottled}'s statement; public so that the database tests run the very text. */
+    public static final String RELEASE_THROTTLED_SQL = "UPDATE order_state SET not_before = NULL WHERE order_id IN ("
+            + "SELECT order_id FROM order_state WHERE throttled_on = ?1 AND not_before IS NOT NULL AND paused_on IS NULL"
+            + " AND (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
+            + " ORDER BY not_before LIMIT ?2 FOR UPDATE SKIP LOCKED) RETURNING order_id";
+
+    /** Per limited operation: attempts running now, and records waiting for its limit (the metrics' gauges). */
+    public long runningOf(String operation) {
+        return ((Number) em.createNativeQuery(FLOW_RUNNING_SQL).setParameter(1, operation).getSingleResult()).longValue();
+    }
+
+    public long throttledCount(String operation) {
+        return ((Number) em.createNativeQuery("SELECT count(*) FROM order_state WHERE throttled_on = ?1")
+                .setParameter(1, operation).getSingleResult()).longValue();
+    }
+
     /** The poller's query; public so that the database tests run the very text the product runs. */
     public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + CLAIMABLE
             + " AND updated_at < ?2 ORDER BY updated_at LIMIT ?3";

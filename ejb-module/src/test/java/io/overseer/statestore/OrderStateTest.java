@@ -142,6 +142,49 @@ class OrderStateTest {
         assertTrue(cancelled.isClaimable(T0.plusSeconds(5)));
     }
 
+    /** Admits {@code admitted} attempts of "charge", then holds every further one until {@code until}. */
+    private static PausedDispatch limitedAfter(int admitted, OffsetDateTime until) {
+        int[] left = {admitted};
+        return PausedDispatch.NONE.limitedBy(new FlowLimiter() {
+            @Override
+            public boolean limits(String operation) {
+                return "charge".equals(operation);
+            }
+
+            @Override
+            public OffsetDateTime admit(String operation, OffsetDateTime now) {
+                return !limits(operation) || left[0]-- > 0 ? null : until;
+            }
+        });
+    }
+
+    @Test
+    void aStepOverItsFlowLimitWaitsPendingWithoutAFailureAndStartsWhenAdmitted() {
+        OrderState state = pending(ORDER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", limitedAfter(0, T0.plusSeconds(1))).orElseThrow();
+        Optional<Attempt> held = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, limitedAfter(0, T0.plusSeconds(1)));
+
+        assertTrue(held.isEmpty());
+        assertEquals(ProcessState.Pending, state.processState());
+        assertEquals("charge", state.throttledOn());
+        assertEquals(T0.plusSeconds(1), state.notBefore());
+        assertNull(state.lockedBy());
+        assertEquals(0, state.failureCount(), "waiting for a limit is no failure");
+        assertFalse(state.isClaimable(T0.plusNanos(500_000_000)));
+        long held1 = state.drainHistory().stream().filter(h -> "waits: flow limit of charge".equals(h.reason())).count();
+        assertEquals(1, held1);
+
+        assertTrue(state.claim("node-a", T0.plusSeconds(1), ORDER, SCHEDULER, "claimed", limitedAfter(0, T0.plusSeconds(2)))
+                .isEmpty(), "still over the limit");
+        assertTrue(state.drainHistory().stream().noneMatch(h -> h.reason().startsWith("waits: flow limit")),
+                "held again: not said again");
+        Attempt charge = state.claim("node-a", T0.plusSeconds(2), ORDER, SCHEDULER, "claimed", limitedAfter(1, null))
+                .orElseThrow();
+        assertEquals("charge", charge.operation());
+        assertNull(state.throttledOn());
+        assertEquals(ProcessState.Processing, state.processState());
+    }
+
     @Test
     void claimLocksTaskAndFirstStepAndIncrementsTheEpoch() {
         OrderState state = pending(ORDER);

@@ -32,6 +32,15 @@ final class AdminHandlers {
         Exchanges.sendJson(exchange, 200, counters.withLedger(ledger.counts()));
     }
 
+    void traffic(HttpExchange exchange) throws IOException {
+        Exchanges.sendJson(exchange, 200, counters.traffic().view());
+    }
+
+    void clearTraffic(HttpExchange exchange) throws IOException {
+        counters.traffic().clear();
+        Exchanges.sendNoContent(exchange);
+    }
+
     void listEffects(HttpExchange exchange) throws IOException {
         Exchanges.sendJson(exchange, 200, ledger.effects(Exchanges.query(exchange).get("orderId")));
     }

@@ -36,6 +36,15 @@ final class OperationHandler {
         if (!FaultRule.OPERATION_NAME.matcher(operation).matches()) {
             throw ProblemException.badRequest("Operation name must match [a-z0-9-]{1,64}");
         }
+        counters.traffic().enter(operation);
+        try {
+            perform(exchange, operation);
+        } finally {
+            counters.traffic().leave(operation);
+        }
+    }
+
+    private void perform(HttpExchange exchange, String operation) throws IOException {
         String key = idempotencyKey(exchange);
         OperationRequest request = body(exchange);
         logDeadline(exchange, operation, key);

@@ -8,6 +8,11 @@ final class RequestCounters {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong replays = new AtomicLong();
     private final AtomicLong faultsInjected = new AtomicLong();
+    private final OperationTraffic traffic = new OperationTraffic();
+
+    OperationTraffic traffic() {
+        return traffic;
+    }
 
     void request() {
         requests.incrementAndGet();

@@ -25,6 +25,7 @@ final class SimulatorRoutes implements HttpHandler {
     SimulatorRoutes(OperationHandler operations, AdminHandlers admin) {
         this.operations = operations;
         fixedRoutes.put("/stats", Map.of("GET", admin::stats));
+        fixedRoutes.put("/traffic", Map.of("GET", admin::traffic, "DELETE", admin::clearTraffic));
         fixedRoutes.put("/effects", Map.of("GET", admin::listEffects, "DELETE", admin::clearEffects));
         fixedRoutes.put("/faults", Map.of("GET", admin::listFaults, "PUT", admin::putFault,
                 "DELETE", admin::clearFaults));

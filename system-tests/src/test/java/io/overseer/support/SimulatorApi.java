@@ -25,6 +25,16 @@ public final class SimulatorApi {
         assertEquals(204, reply.status(), reply.body());
     }
 
+    /** Per operation: calls started, most in flight at once, most started in one calendar second. */
+    public JsonNode traffic() {
+        return Http.get(base.resolve("traffic")).json();
+    }
+
+    public void clearTraffic() {
+        Http.Reply reply = Http.delete(base.resolve("traffic"));
+        assertEquals(204, reply.status(), reply.body());
+    }
+
     public JsonNode stats() {
         return Http.get(base.resolve("stats")).json();
     }

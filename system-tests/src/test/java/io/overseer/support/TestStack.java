@@ -49,7 +49,8 @@ public final class TestStack implements LauncherSessionListener {
      * simulator's catch-all agent in the others; "vetted" likewise, whose coded agent refuses every order
      * with a 5,000-character explanation; "audited", whose long step must beat every 3 s (HeartbeatIT's
      * coded agent does; the simulator, answering at once, need not); "approved", which waits up to 8 s for
-     * an "approval" event between two calls (EventIT).
+     * an "approval" event between two calls (EventIT); "limited", one call whose operation FlowLimitIT's
+     * instances limit.
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
@@ -71,7 +72,8 @@ public final class TestStack implements LauncherSessionListener {
               {"name": "approved", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
                 {"name": "await-approval", "event": "approval", "completeBy": "PT8S"},
-                {"name": "charge-approved", "compensation": "refund-payment"}]}
+                {"name": "charge-approved", "compensation": "refund-payment"}]},
+              {"name": "limited", "steps": [{"name": "limited-call", "onExhausted": "error"}]}
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();

@@ -58,10 +58,12 @@ public class AdminResource {
     }
 
     @JsonbNillable
-    @JsonbPropertyOrder({"at", "counts", "lastHour", "oldestWaiting", "alerts", "queues", "pauses", "brokerConsole"})
+    @JsonbPropertyOrder({"at", "counts", "lastHour", "oldestWaiting", "alerts", "queues", "pauses", "flowLimits",
+            "brokerConsole"})
     public record Overview(OffsetDateTime at, Map<ProcessState, Long> counts, List<AdminQueries.Minute> lastHour,
                            AdminQueries.Waiting oldestWaiting, List<Alert> alerts, List<QueueStats> queues,
-                           List<DispatchPauses.Pause> pauses, String brokerConsole) {
+                           List<DispatchPauses.Pause> pauses, List<AdminQueries.FlowUse> flowLimits,
+                           String brokerConsole) {
     }
 
     @JsonbPropertyOrder({"name", "roles"})
@@ -125,7 +127,7 @@ public class AdminResource {
         }
         alerts.addAll(alerts(counts, paused));
         return new Overview(clocks.now(), counts, queries.lastHour(), queries.oldestWaiting().orElse(null),
-                alerts, depths, paused, brokerConsole.filter(url -> !url.isBlank()).orElse(null));
+                alerts, depths, paused, queries.flowLimits(), brokerConsole.filter(url -> !url.isBlank()).orElse(null));
     }
 
     private List<Alert> alerts(Map<ProcessState, Long> counts, List<DispatchPauses.Pause> paused) {
