@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Flow limits hold across instances: two instances limit "limited-call" to 5 calls in flight and 20 starts
  * per second, and 200 orders arrive at both at once while each call takes 150 ms. The simulator never sees
- * more than 5 of its calls at once nor more than 20 start in any second, every order ends Processed with
- * no failure counted (waiting for a slot is not a failure), and the limit's meters were exported.
+ * more than 5 of its calls at once, no more than 20 start in any second of the database clock (their
+ * steps' Running transitions), every order ends Processed with no failure counted (waiting for a slot is
+ * not a failure), and the limit's meters and the admin overview show the limit.
  */
 class FlowLimitIT {
 
@@ -66,7 +67,16 @@ class FlowLimitIT {
         LOG.info(() -> "Simulator traffic of " + OPERATION + " through two limited instances: " + traffic);
         assertTrue(traffic.get("starts").asLong() >= ORDERS, traffic.toString());
         assertTrue(traffic.get("maxInFlight").asInt() <= 5, "at most 5 calls at once across both instances: " + traffic);
-        assertTrue(traffic.get("maxStartsPerSecond").asInt() <= 20, "at most 20 starts in any second: " + traffic);
+        // The per-second limit counts starts by the database clock where attempts start, and each start is
+        // its step's Running transition, stamped with that clock: at most 20 in any such second. The
+        // simulator counts arrivals, which travel; one started in a second's last milliseconds may land in
+        // the next (CI once saw 21 there), so its figure is logged, not asserted.
+        long busiestSecond = TestStack.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM order_history h"
+                + " JOIN customer_order o ON o.order_id = h.order_id WHERE o.customer_id LIKE ?"
+                + " AND h.step_name = '" + OPERATION + "' AND h.to_state = 'Running'"
+                + " GROUP BY date_trunc('second', h.at)) starts", "c-limited-%");
+        LOG.info("Most starts of " + OPERATION + " in one database-clock second: " + busiestSecond);
+        assertTrue(busiestSecond <= 20, "at most 20 starts in any second: " + busiestSecond);
         assertEquals(5, traffic.get("maxInFlight").asInt(), "the limit was reached, so it was what held calls back: "
                 + traffic);
         for (String orderId : orders) {
