@@ -598,6 +598,9 @@ public class OrderState {
 
     /** The bodies of the events received so far, by event name: every attempt hands them to its agent. */
     private java.util.Map<String, String> receivedEvents(WorkflowDefinition definition) {
+        if (steps.stream().allMatch(step -> step.eventPayload() == null)) {
+            return java.util.Map.of(); // most orders: no map built per attempt on the hot path
+        }
         java.util.Map<String, String> events = new java.util.TreeMap<>();
         for (StepState step : steps) {
             if (step.eventPayload() != null) {

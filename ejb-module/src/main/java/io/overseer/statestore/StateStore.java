@@ -220,9 +220,8 @@ public class StateStore {
     public FlowWindow lockFlowWindow(String operation) {
         em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
         Object[] window = (Object[]) em.createNativeQuery(FLOW_LOCK_SQL).setParameter(1, operation).getSingleResult();
-        long running = ((Number) em.createNativeQuery(FLOW_RUNNING_SQL).setParameter(1, operation).getSingleResult())
-                .longValue();
-        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(), running);
+        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(),
+                runningOf(operation));
     }
 
     public void saveFlowWindow(String operation, OffsetDateTime start, int starts) {
