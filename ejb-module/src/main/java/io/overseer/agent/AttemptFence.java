@@ -35,11 +35,12 @@ public class AttemptFence {
         if (requests.isEmpty()) {
             return Set.of();
         }
-        var query = em.createNativeQuery("SELECT order_id, epoch FROM order_state WHERE locked_by IS NOT NULL"
-                + " AND order_id IN (" + IntStream.rangeClosed(1, requests.size()).mapToObj(i -> "?" + i)
+        // Per step: the branches of a parallel group run attempts of one order at once, each with its epoch.
+        var query = em.createNativeQuery("SELECT order_id, epoch FROM step_state WHERE locked_by IS NOT NULL"
+                + " AND step_id IN (" + IntStream.rangeClosed(1, requests.size()).mapToObj(i -> "?" + i)
                 .collect(Collectors.joining(",")) + ")");
         for (int i = 0; i < requests.size(); i++) {
-            query.setParameter(i + 1, requests.get(i).orderId());
+            query.setParameter(i + 1, io.overseer.statestore.StepState.idOf(requests.get(i).orderId(), requests.get(i).stepSeq()));
         }
         Set<String> current = new HashSet<>();
         for (Object[] row : (List<Object[]>) query.getResultList()) {

@@ -51,6 +51,6 @@ public class Heartbeats {
         if (request.heartbeat() == null) {
             return fence.isCurrent(request);
         }
-        return store.heartbeat(request.orderId(), request.epoch(), clocks.now().plus(request.heartbeat()));
+        return store.heartbeat(request.orderId(), request.stepSeq(), request.epoch(), clocks.now().plus(request.heartbeat()));
     }
 }

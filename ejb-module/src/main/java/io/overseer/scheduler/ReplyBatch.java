@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -38,7 +37,7 @@ final class ReplyBatch {
             if (state == null || !state.isCurrent(reply.epoch(), reply.stepSeq())) {
                 return STALE;
             }
-            return state.holdsToken(reply.token()) ? CURRENT : FORGED;
+            return state.holdsToken(reply.stepSeq(), reply.token()) ? CURRENT : FORGED;
         }
     }
 
@@ -74,15 +73,14 @@ final class ReplyBatch {
                     if (reply.outcome() == AgentReply.Outcome.HANDED_BACK) {
                         handedBack.add(state.orderId());
                     }
-                    applyOne(state, reply, workflows.apply(state), instance, now, paused)
-                            .ifPresent(started::add);
+                    started.addAll(applyOne(state, reply, workflows.apply(state), instance, now, paused));
                 }
             }
         }
         return new Result(started, moved, stale, forged, handedBack);
     }
 
-    private static Optional<Attempt> applyOne(OrderState state, AgentReply reply, WorkflowDefinition definition,
+    private static List<Attempt> applyOne(OrderState state, AgentReply reply, WorkflowDefinition definition,
                                               String instance, OffsetDateTime now, PausedDispatch paused) {
         Actor agent = Actor.of(Actor.Kind.agent, reply.operation());
         return switch (reply.outcome()) {
@@ -91,7 +89,7 @@ final class ReplyBatch {
                     now, definition, agent, paused);
             case HANDED_BACK -> {
                 state.handBack(reply.epoch(), reply.stepSeq(), reply.operation() + ": " + reply.detail(), now, agent);
-                yield Optional.empty();
+                yield List.of();
             }
         };
     }

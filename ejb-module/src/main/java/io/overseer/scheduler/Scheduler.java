@@ -105,8 +105,8 @@ public class Scheduler {
         PausedDispatch paused = dispatchGate();
         List<Attempt> attempts = new ArrayList<>(claimable.size());
         for (OrderState state : claimable) {
-            state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()), scheduler, reason, paused)
-                    .ifPresent(attempts::add);
+            attempts.addAll(state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()),
+                    scheduler, reason, paused));
             store.saveHistory(state);
         }
         request(attempts);
@@ -154,9 +154,9 @@ public class Scheduler {
         if (state.received(event, definition)) {
             return EventReceipt.ALREADY_RECEIVED;
         }
-        Optional<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender, dispatchGate());
+        List<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender, dispatchGate());
         store.saveHistory(state);
-        request(next.stream().toList());
+        request(next);
         reportIfFinal(state);
         LOG.log(Level.FINE, "Order {0}: event {1} received from {2}", new Object[] {orderId, event, sender});
         return EventReceipt.RECEIVED;

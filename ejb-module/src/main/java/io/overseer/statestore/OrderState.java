@@ -24,7 +24,10 @@ import java.util.Optional;
  * FailureCount) and the owner of its steps' records.
  *
  * <p>Forward: {@code Pending --claim--> Processing}; each completed step starts the next in place;
- * the last one makes it {@code Processed}. A step that fails for good either stops the task in
+ * the last one makes it {@code Processed}. The steps of a parallel group start together, each with its
+ * own attempt (epoch, token, complete-by, heartbeat, retries) on its step record, and the step after the
+ * group starts when the last of them completes; the record's LockedBy and CompleteBy then summarize the
+ * running branches. A step that fails for good either stops the task in
  * {@code Error} or starts {@code Compensating}: the steps done (and those that timed out, whose effect
  * is unknown) are undone newest first, each by its compensating operation, ending in
  * {@code Compensated} — or in {@code Error} if a compensation fails for good. An expired attempt is
@@ -60,13 +63,10 @@ public class OrderState {
     private OffsetDateTime completeBy;
     @Column(name = "not_before")
     private OffsetDateTime notBefore;
-    /** While an attempt calling an operation with a flow limit runs: that operation (V15, counted by the limit). */
-    @Column(name = "running_operation", length = 64)
-    private String runningOperation;
     /** The operation whose flow limit this waiting record waits for; null when none holds it. */
     @Column(name = "throttled_on", length = 64)
     private String throttledOn;
-    /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
+    /** While attempts of steps with a heartbeat run: the earliest of their heartbeat deadlines (see summarize). */
     @Column(name = "heartbeat_by")
     private OffsetDateTime heartbeatBy;
     @Column(name = "failure_count", nullable = false)
@@ -143,48 +143,43 @@ public class OrderState {
         return notifySubmitter;
     }
 
-    /** Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it, not parked. */
+    /**
+     * Whether a scheduler may claim this record now: Pending, or Compensating with nobody on it, or
+     * Processing with a branch of its parallel group waiting to start (a retry's backoff, a hand-back, a
+     * flow limit: then a not-before says when) — and not parked, and not before its not-before.
+     */
     public boolean isClaimable(OffsetDateTime now) {
         boolean waiting = processState == ProcessState.Pending
-                || (processState == ProcessState.Compensating && lockedBy == null);
+                || (processState == ProcessState.Compensating && lockedBy == null)
+                || (processState == ProcessState.Processing && notBefore != null);
         return waiting && pausedOn == null && (notBefore == null || !notBefore.isAfter(now));
     }
 
     /** A scheduler instance takes the task exclusively and starts its next step, or next compensation. */
-    public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+    public List<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
         return claim(owner, now, definition, actor, "claimed");
     }
 
     /** As {@link #claim(String, OffsetDateTime, WorkflowDefinition, Actor)}, saying in the history why. */
-    public Attempt claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor, String reason) {
-        return claim(owner, now, definition, actor, reason, PausedDispatch.NONE).orElseThrow();
+    public List<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor, String reason) {
+        return claim(owner, now, definition, actor, reason, PausedDispatch.NONE);
     }
 
     /**
-     * A scheduler claims the record and starts its next attempt — unless that attempt's operation is
-     * paused: then the record is parked (see the class comment) and nothing starts.
+     * A scheduler claims the record and starts its next attempts — the next step, or every waiting step of
+     * its parallel group — except those whose operation is paused (the record parks on it, see the class
+     * comment) or over its flow limit (they wait, the record says until when). Returns what started.
      */
-    public Optional<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
-                                   String reason, PausedDispatch paused) {
+    public List<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                               String reason, PausedDispatch paused) {
         if (!isClaimable(now)) {
             throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy
                     + (pausedOn == null ? "" : ", parked on " + pausedOn), "claim");
         }
-        if (processState == ProcessState.Pending) {
-            String operation = definition.step(nextStep().name()).operation();
-            if (operation != null && paused.holds(operation)) { // a wait for an event calls nothing: never paused
-                park(operation, now, actor);
-                return Optional.empty();
-            }
-            OffsetDateTime limitedUntil = paused.admit(operation, now);
-            if (limitedUntil != null) {
-                throttle(operation, limitedUntil, now, actor);
-                return Optional.empty();
-            }
-            moveTask(ProcessState.Processing, now, actor, reason);
-            return Optional.of(startStep(owner, now, definition, actor, paused));
+        if (processState == ProcessState.Compensating) {
+            return startCompensation(owner, now, definition, actor, paused).stream().toList();
         }
-        return startCompensation(owner, now, definition, actor, paused);
+        return startStage(owner, now, definition, actor, paused, reason);
     }
 
     /** The operation this record waits for, parked while it is paused; null if it is not parked. */
@@ -192,76 +187,83 @@ public class OrderState {
         return pausedOn;
     }
 
-    /** Whether a reply naming this epoch and step answers the attempt now running. */
+    /** Whether a reply naming this epoch and step answers an attempt now running. */
     public boolean isCurrent(long replyEpoch, int stepSeq) {
-        return lockedBy != null && epoch == replyEpoch && lockedStep().map(s -> s.seq() == stepSeq).orElse(false);
+        return lockedBy != null && runningStep(replyEpoch, stepSeq).isPresent();
     }
 
     /**
-     * Whether {@code token} is the running attempt's fencing token. A reply that names the current epoch
-     * and step with another token was not written by an agent that saw the request: it is forged.
+     * Whether {@code token} is the fencing token of the running attempt at step {@code stepSeq}. A reply
+     * that names a running attempt's epoch and step with another token was not written by an agent that
+     * saw the request: it is forged.
      */
-    public boolean holdsToken(String token) {
+    public boolean holdsToken(int stepSeq, String token) {
         // An attempt started before tokens existed (claimed by a version before V7) has none: its epoch
         // alone fences it, as it did then.
-        return lockedStep().map(step -> step.fenceToken() == null || FenceToken.matches(step.fenceToken(), token))
+        return steps.stream().filter(step -> step.seq() == stepSeq && step.isLocked()).findFirst()
+                .map(step -> step.fenceToken() == null || FenceToken.matches(step.fenceToken(), token))
                 .orElse(false);
     }
 
     /**
-     * The running attempt succeeded. Returns the next attempt, if any, started in place and held by
-     * {@code owner}: the instance applying the reply — after a failover not the one that claimed, which
-     * may be dead, and LockedBy and the history name who actually holds the task.
+     * The running attempt succeeded. Returns the attempts that start now, held by {@code owner}: the
+     * instance applying the reply — after a failover not the one that claimed, which may be dead, and
+     * LockedBy and the history name who actually holds the task. A branch of a parallel group whose
+     * siblings still run starts nothing: the last one to complete starts the next step.
      */
-    public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
-                                     WorkflowDefinition definition, Actor agent) {
+    public List<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
+                                 WorkflowDefinition definition, Actor agent) {
         return succeed(owner, replyEpoch, stepSeq, now, definition, agent, PausedDispatch.NONE);
     }
 
     /** As {@link #succeed(String, long, int, OffsetDateTime, WorkflowDefinition, Actor)}; a paused next attempt parks. */
-    public Optional<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
-                                     WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
+    public List<Attempt> succeed(String owner, long replyEpoch, int stepSeq, OffsetDateTime now,
+                                 WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
-            return continueCompensation(owner, now, definition, paused);
+            return continueCompensation(owner, now, definition, paused).stream().toList();
         }
         moveStep(step, StepStatus.Completed, now, agent, "applied", StepStatus.Running);
+        step.rank(historyCount);
         return advance(owner, now, definition, agent, paused);
     }
 
-    /** After a step completed: the order is Processed, or its next step starts (or parks on a pause). */
-    private Optional<Attempt> advance(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
-                                      PausedDispatch paused) {
+    /**
+     * After a step completed: the order is Processed; or, while branches of its group still run, it waits
+     * for them; or its next step (or group) starts, parks on a pause, or waits for a flow limit or for a
+     * branch's retry.
+     */
+    private List<Attempt> advance(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                                  PausedDispatch paused) {
         if (steps.stream().allMatch(s -> s.state() == StepStatus.Completed)) {
             release();
             moveTask(ProcessState.Processed, now, actor, "every step completed");
-            return Optional.empty();
+            return List.of();
+        }
+        if (!lockedSteps().isEmpty()) {
+            summarize();
+            return List.of();
         }
         Actor scheduler = Actor.of(Actor.Kind.scheduler, owner);
-        String operation = definition.step(nextStep().name()).operation();
-        if (operation != null && paused.holds(operation)) {
+        if (notBefore != null && notBefore.isAfter(now)) { // a branch waits for its retry, or for a flow limit
+            OffsetDateTime due = notBefore;
             release();
-            moveTask(ProcessState.Pending, now, scheduler, parkedReason(operation));
-            pausedOn = operation;
-            return Optional.empty();
+            notBefore = due;
+            moveTask(ProcessState.Pending, now, scheduler, "waits: a branch starts again at " + due);
+            return List.of();
         }
-        OffsetDateTime limitedUntil = paused.admit(operation, now);
-        if (limitedUntil != null) {
-            release();
-            moveTask(ProcessState.Pending, now, scheduler, throttledReason(operation));
-            throttledOn = operation;
-            notBefore = limitedUntil;
-            return Optional.empty();
-        }
-        return Optional.of(startStep(owner, now, definition, scheduler, paused));
+        return startStage(owner, now, definition, scheduler, paused, null);
     }
 
-    /** The step now waiting for {@code event}, if the order's running attempt is that wait. */
+    /** Whether the order's running step waits for {@code event}. */
     public boolean awaits(String event, WorkflowDefinition definition) {
-        return processState == ProcessState.Processing && lockedStep()
-                .map(step -> event.equals(definition.step(step.name()).event())).orElse(false);
+        return processState == ProcessState.Processing && waitFor(event, definition).isPresent();
+    }
+
+    private Optional<StepState> waitFor(String event, WorkflowDefinition definition) {
+        return lockedSteps().stream().filter(step -> event.equals(definition.step(step.name()).event())).findFirst();
     }
 
     /** Whether {@code event} was received already (a step that waited for it completed with it). */
@@ -273,114 +275,152 @@ public class OrderState {
     /**
      * An external event the running step waits for has arrived: the step completes, its body kept with it
      * for the agents of the steps that follow, and the order moves on as after a completed call. Returns
-     * the next attempt, held by {@code owner}, the instance that took the event.
+     * the next attempts, held by {@code owner}, the instance that took the event.
      *
      * @throws IllegalTransitionException the order is not waiting for this event now
      */
-    public Optional<Attempt> receive(String event, String payload, String owner, OffsetDateTime now,
-                                     WorkflowDefinition definition, Actor sender, PausedDispatch paused) {
+    public List<Attempt> receive(String event, String payload, String owner, OffsetDateTime now,
+                                 WorkflowDefinition definition, Actor sender, PausedDispatch paused) {
         if (!awaits(event, definition)) {
             throw new IllegalTransitionException(orderId, processState + (lockedBy == null ? "" : ", running "
-                    + lockedStep().map(StepState::name).orElse("?")), "receive event '" + event + "' (not waiting for it)");
+                    + lockedSteps().stream().map(StepState::name).toList()), "receive event '" + event + "' (not waiting for it)");
         }
-        StepState step = lockedStep().orElseThrow();
+        StepState step = waitFor(event, definition).orElseThrow();
         step.unlock();
         step.receive(payload);
         moveStep(step, StepStatus.Completed, now, sender, "event " + event + " received", StepStatus.Running);
+        step.rank(historyCount);
         return advance(owner, now, definition, sender, paused);
     }
 
     /**
-     * The running attempt was refused for good (a nontransient fault). Returns a compensation to start, if
-     * any, held by {@code owner}, the instance applying the reply (see {@link #succeed}).
+     * The running attempt was refused for good (a nontransient fault). The other branches of its group, if
+     * any still run, are abandoned: their late replies will be stale, and their outcome being unknown, they
+     * are undone with the completed steps. Returns a compensation to start, if any, held by {@code owner},
+     * the instance applying the reply (see {@link #succeed}).
      */
-    public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
-                                  WorkflowDefinition definition, Actor agent) {
+    public List<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+                              WorkflowDefinition definition, Actor agent) {
         return fail(owner, replyEpoch, stepSeq, reason, now, definition, agent, PausedDispatch.NONE);
     }
 
     /** As {@link #fail(String, long, int, String, OffsetDateTime, WorkflowDefinition, Actor)}; a paused compensation parks. */
-    public Optional<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
-                                  WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
+    public List<Attempt> fail(String owner, long replyEpoch, int stepSeq, String reason, OffsetDateTime now,
+                              WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
         step.unlock();
         if (processState == ProcessState.Compensating) {
             moveStep(step, StepStatus.CompensationFailed, now, agent, reason, StepStatus.Compensating);
             toError("compensation of " + step.name() + " failed: " + reason, now, agent);
-            return Optional.empty();
+            return List.of();
         }
         moveStep(step, StepStatus.Failed, now, agent, reason, StepStatus.Running);
+        OffsetDateTime abandonedUntil = abandonInFlight(now, agent, "abandoned: " + step.name() + " failed", definition);
         return giveUp(definition.step(step.name()), step.name() + " failed: " + reason, owner, now, definition, agent,
-                paused);
+                paused, abandonedUntil).stream().toList();
     }
 
     /**
      * The agent handed the attempt back without calling the remote service (its instance is shutting
-     * down): the task waits for a scheduler again at once, and no failure is counted — nothing was tried.
+     * down): the step waits for a scheduler again at once, and no failure is counted — nothing was tried.
      */
     public void handBack(long replyEpoch, int stepSeq, String reason, OffsetDateTime now, Actor agent) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "hand back");
         step.unlock();
-        release();
         if (isCompensating()) {
+            release();
             history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, agent, step.state(), step.state(), reason));
+        } else if (!lockedSteps().isEmpty()) { // its siblings run on; it starts again at the next claim
+            moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
+            notBefore = earliest(notBefore, now);
+            summarize();
         } else {
+            release();
             moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
             moveTask(ProcessState.Pending, now, agent, reason);
         }
         updatedAt = now;
     }
 
-    /** Whether the complete-by time of the running attempt has passed, or its heartbeat was missed. */
+    /** Whether the complete-by time of a running attempt has passed, or its heartbeat was missed. */
     public boolean isExpired(OffsetDateTime now) {
-        return lockedBy != null && (completeBy != null && completeBy.isBefore(now) || heartbeatMissed(now));
+        return lockedBy != null && steps.stream().anyMatch(step -> step.isExpired(now));
     }
 
-    private boolean heartbeatMissed(OffsetDateTime now) {
-        return heartbeatBy != null && heartbeatBy.isBefore(now);
+    /** The names of the steps whose running attempt has expired (a parallel group may have several). */
+    public List<String> expiredSteps(OffsetDateTime now) {
+        return inOrder().stream().filter(step -> step.isExpired(now)).map(StepState::name).toList();
     }
 
-    /** Why the running attempt expired, for the history: its deadline, or its agent's silence. */
-    private String expiryCause(OffsetDateTime now) {
-        return completeBy != null && completeBy.isBefore(now) ? "complete-by passed" : "heartbeat missed";
-    }
-
-    /** The name of the step the running attempt belongs to. */
-    public String lockedStepName() {
-        return lockedStep().map(StepState::name).orElseThrow(() ->
-                new IllegalTransitionException(orderId, processState, "name the running step (none)"));
+    /** Why the step's running attempt expired, for the history: its deadline, or its agent's silence. */
+    private static String expiryCause(StepState step, OffsetDateTime now) {
+        return step.completeBy() != null && step.completeBy().isBefore(now) ? "complete-by passed" : "heartbeat missed";
     }
 
     public boolean isCompensating() {
         return processState == ProcessState.Compensating;
     }
 
-    /** The running step's failure count (of the kind of attempt running) once the current expiry is counted. */
+    /** The first expired step's failure count (of the kind of attempt running) once its expiry is counted. */
     public int failuresIncludingExpiry() {
-        StepState step = lockedStep().orElseThrow();
+        return failuresIncludingExpiry(lockedSteps().get(0).name());
+    }
+
+    /** The running step's failure count (of the kind of attempt running) once the current expiry is counted. */
+    public int failuresIncludingExpiry(String stepName) {
+        StepState step = running(stepName);
         return (isCompensating() ? step.compensationFailures() : step.failureCount()) + 1;
     }
 
-    /** Supervisor: the attempt expired and is tried again, not before {@code notBefore}, to finish by {@code newCompleteBy}. */
+    /** As {@link #retryAfterExpiry(String, OffsetDateTime, OffsetDateTime, OffsetDateTime, Actor)} for the one expired step. */
     public void retryAfterExpiry(OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy, Actor actor) {
-        String cause = expiryCause(now);
-        StepState step = expire(now);
+        retryAfterExpiry(expiredSteps(now).get(0), now, retryAt, newCompleteBy, actor);
+    }
+
+    /**
+     * Supervisor: the step's attempt expired and is tried again, not before {@code retryAt}, to finish by
+     * {@code newCompleteBy}. A branch whose siblings still run waits alone: the order keeps running, and a
+     * claim at {@code retryAt} starts the branch again.
+     */
+    public void retryAfterExpiry(String stepName, OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy,
+                                 Actor actor) {
+        StepState step = running(stepName);
+        String cause = expiryCause(step, now);
+        expire(step);
         String reason = cause + " (failure " + failureCount + "); retry";
+        recordError(cause + " (failure " + failureCount + ")");
         if (isCompensating()) {
+            release();
             history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
+        } else if (!lockedSteps().isEmpty()) {
+            moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
+            notBefore = earliest(notBefore, retryAt);
+            summarize();
+            return;
         } else {
+            OffsetDateTime due = earliest(notBefore, retryAt); // another branch may wait already
+            release();
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
             moveTask(ProcessState.Pending, now, actor, reason);
+            retryAt = due;
         }
-        recordError(cause + " (failure " + failureCount + ")");
         notBefore = retryAt.isAfter(now) ? retryAt : null;
         completeBy = newCompleteBy;
     }
 
-    /** Supervisor: the attempt expired once too often. Returns whether a compensation awaits a scheduler. */
+    /** As {@link #giveUpAfterExpiry(String, OffsetDateTime, WorkflowDefinition, Actor)} for the one expired step. */
     public boolean giveUpAfterExpiry(OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
-        String cause = expiryCause(now);
-        StepState step = expire(now);
+        return giveUpAfterExpiry(expiredSteps(now).get(0), now, definition, actor);
+    }
+
+    /**
+     * Supervisor: the step's attempt expired once too often. Its running siblings, if any, are abandoned
+     * (see {@link #fail}). Returns whether a compensation awaits a scheduler.
+     */
+    public boolean giveUpAfterExpiry(String stepName, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
+        StepState step = running(stepName);
+        String cause = expiryCause(step, now);
+        expire(step);
         String reason = step.name() + ": " + cause + " (" + failureCount + " expiries)";
         if (isCompensating()) {
             moveStep(step, StepStatus.CompensationFailed, now, actor, reason, StepStatus.Compensating);
@@ -388,13 +428,16 @@ public class OrderState {
             return false;
         }
         moveStep(step, StepStatus.TimedOut, now, actor, reason, StepStatus.Running);
-        giveUp(definition.step(step.name()), reason, null, now, definition, actor, PausedDispatch.NONE);
+        step.rank(historyCount);
+        OffsetDateTime abandonedUntil = abandonInFlight(now, actor, "abandoned: " + step.name() + " gave up", definition);
+        giveUp(definition.step(step.name()), reason, null, now, definition, actor, PausedDispatch.NONE, abandonedUntil);
         return processState == ProcessState.Compensating;
     }
 
     /**
-     * Operator: an order in Error is run again from where it stopped — the failed step (forward), or the
-     * failed compensation — with that step's failure counts cleared. It waits for a scheduler.
+     * Operator: an order in Error is run again from where it stopped — the failed steps (forward: the step,
+     * or the branches of its group that did not complete), or the failed compensation — with their failure
+     * counts cleared. It waits for a scheduler.
      */
     public void resubmit(OffsetDateTime now, Actor operator, String reason) {
         if (processState != ProcessState.Error) {
@@ -407,10 +450,15 @@ public class OrderState {
             moveStep(compensation.get(), StepStatus.Compensating, now, operator, reason, StepStatus.CompensationFailed);
             moveTask(ProcessState.Compensating, now, operator, reason);
         } else {
-            StepState failed = steps.stream().filter(s -> s.state() == StepStatus.Failed || s.state() == StepStatus.TimedOut)
-                    .findFirst().orElseThrow(() -> new IllegalTransitionException(orderId, processState, "find the failed step"));
-            failed.clearFailures();
-            moveStep(failed, StepStatus.NotStarted, now, operator, reason, StepStatus.Failed, StepStatus.TimedOut);
+            List<StepState> failed = inOrder().stream()
+                    .filter(s -> s.state() == StepStatus.Failed || s.state() == StepStatus.TimedOut).toList();
+            if (failed.isEmpty()) {
+                throw new IllegalTransitionException(orderId, processState, "find the failed step");
+            }
+            for (StepState step : failed) {
+                step.clearFailures();
+                moveStep(step, StepStatus.NotStarted, now, operator, reason, StepStatus.Failed, StepStatus.TimedOut);
+            }
             moveTask(ProcessState.Pending, now, operator, reason);
         }
         recordError(null);
@@ -418,8 +466,8 @@ public class OrderState {
     }
 
     /**
-     * Operator: the order is abandoned and what it did is undone. A step in flight is abandoned too (its
-     * late reply will be stale) and, its outcome unknown, undone with the others. Returns whether a
+     * Operator: the order is abandoned and what it did is undone. Steps in flight are abandoned too (their
+     * late replies will be stale) and, their outcome unknown, undone with the others. Returns whether a
      * compensation awaits a scheduler.
      */
     public boolean cancel(OffsetDateTime now, WorkflowDefinition definition, Actor operator, String reason) {
@@ -431,23 +479,11 @@ public class OrderState {
                 && processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "cancel");
         }
-        // A wait for an event has no agent that could still be calling: nothing to wait out.
-        boolean waitingForEvent = lockedStep().map(step -> definition.step(step.name()).awaitsEvent()).orElse(false);
-        OffsetDateTime abandonedUntil = lockedBy == null || waitingForEvent ? null : completeBy;
-        // A step reset after expired attempts may have been applied by one of them: undo it too.
-        inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted && s.attempts() > 0).forEach(s ->
-                moveStep(s, StepStatus.TimedOut, now, operator, "earlier attempts expired; outcome unknown",
-                        StepStatus.NotStarted));
-        lockedStep().ifPresent(step -> {
-            step.unlock();
-            moveStep(step, StepStatus.TimedOut, now, operator, "abandoned: " + reason, StepStatus.Running);
-        });
+        OffsetDateTime abandonedUntil = abandonInFlight(now, operator, "abandoned: " + reason, definition);
         release();
         pausedOn = null; // it no longer waits for its forward step; its compensations may park again
         throttledOn = null;
-        // An agent may still be calling for the abandoned attempt until its complete-by; undoing before
-        // then could be overtaken by that late call. Agents never call past the complete-by.
-        notBefore = abandonedUntil != null && abandonedUntil.isAfter(now) ? abandonedUntil : null;
+        notBefore = abandonedUntil;
         recordError("cancelled: " + reason);
         moveTask(ProcessState.Compensating, now, operator, reason);
         finishIfNothingToUndo(now, definition, operator);
@@ -461,8 +497,14 @@ public class OrderState {
         return drained;
     }
 
+    /**
+     * A step was given up: the order stops in Error, or starts undoing. Abandoned branches may still be
+     * called by their agents until {@code abandonedUntil}; undoing before then could be overtaken by such a
+     * late call (agents never call past the complete-by), so the compensation waits for it.
+     */
     private Optional<Attempt> giveUp(StepDefinition step, String reason, String owner, OffsetDateTime now,
-                                     WorkflowDefinition definition, Actor actor, PausedDispatch paused) {
+                                     WorkflowDefinition definition, Actor actor, PausedDispatch paused,
+                                     OffsetDateTime abandonedUntil) {
         release();
         if (step.onExhausted() == StepDefinition.OnExhausted.ERROR) {
             toError(reason, now, actor);
@@ -470,8 +512,35 @@ public class OrderState {
         }
         recordError(reason);
         moveTask(ProcessState.Compensating, now, actor, reason);
-        return owner == null ? finishIfNothingToUndo(now, definition, actor)
+        notBefore = abandonedUntil;
+        return owner == null || notBefore != null ? finishIfNothingToUndo(now, definition, actor)
                 : continueCompensation(owner, now, definition, paused);
+    }
+
+    /**
+     * Abandons what is in flight: running attempts (their late replies will be stale) and steps reset after
+     * expired attempts (one of which may have been applied) become TimedOut, to be undone with the completed
+     * steps. Returns until when an abandoned call may still be made (the latest complete-by of the calls
+     * abandoned), or null if none can: a wait for an event has no agent that could still be calling.
+     */
+    private OffsetDateTime abandonInFlight(OffsetDateTime now, Actor actor, String reason, WorkflowDefinition definition) {
+        OffsetDateTime until = null;
+        for (StepState step : inOrder()) {
+            if (step.isLocked()) {
+                if (!definition.step(step.name()).awaitsEvent() && step.completeBy() != null && step.completeBy().isAfter(now)
+                        && (until == null || step.completeBy().isAfter(until))) {
+                    until = step.completeBy();
+                }
+                step.unlock();
+                moveStep(step, StepStatus.TimedOut, now, actor, reason, StepStatus.Running);
+                step.rank(historyCount);
+            } else if (step.state() == StepStatus.NotStarted && step.attempts() > 0) {
+                moveStep(step, StepStatus.TimedOut, now, actor, "earlier attempts expired; outcome unknown",
+                        StepStatus.NotStarted);
+                step.rank(historyCount);
+            }
+        }
+        return until;
     }
 
     private Optional<Attempt> continueCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
@@ -490,18 +559,94 @@ public class OrderState {
         return Optional.empty();
     }
 
-    private StepState nextStep() {
-        return inOrder().stream().filter(s -> s.state() == StepStatus.NotStarted).findFirst()
+    /**
+     * The steps of the current stage not started yet: the first step not completed, or every waiting
+     * branch of its parallel group.
+     */
+    private List<StepState> waitingInStage(WorkflowDefinition definition) {
+        StepState first = inOrder().stream().filter(s -> s.state() != StepStatus.Completed).findFirst()
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
+        List<String> stage = definition.stage(first.name());
+        List<StepState> waiting = inOrder().stream()
+                .filter(s -> stage.contains(s.name()) && s.state() == StepStatus.NotStarted).toList();
+        if (waiting.isEmpty()) {
+            throw new IllegalTransitionException(orderId, processState, "start a step (none waiting in " + stage + ")");
+        }
+        return waiting;
     }
 
-    private Attempt startStep(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
-                              PausedDispatch paused) {
-        StepState step = nextStep();
-        StepDefinition spec = definition.step(step.name());
-        moveStep(step, StepStatus.Running, now, actor, spec.awaitsEvent() ? "waits for event " + spec.event() : "started",
-                StepStatus.NotStarted);
-        return lockAttempt(step, spec, false, owner, now, definition, paused);
+    /**
+     * Starts the waiting steps of the current stage (see {@link #waitingInStage}). A step whose operation is
+     * paused, or over its flow limit, does not start. If nothing runs then, the record waits as a whole:
+     * Pending, parked on the pause or with the limit's not-before. If other branches run, the order keeps
+     * running and stays claimable for the held ones (a not-before, and the pause's parking if one holds).
+     * {@code claimReason}: the claim of a Pending record that this is, said in its move to Processing.
+     */
+    private List<Attempt> startStage(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
+                                     PausedDispatch paused, String claimReason) {
+        String parkedOn = null;
+        String limitedOn = null;
+        OffsetDateTime limitedUntil = null;
+        List<StepState> admitted = new ArrayList<>();
+        List<StepState> waiting = waitingInStage(definition);
+        String wasParkedOn = pausedOn;
+        String wasLimitedOn = throttledOn;
+        for (StepState step : waiting) { // every pause first: an admission takes a slot of its limit
+            String operation = definition.step(step.name()).operation();
+            if (operation != null && paused.holds(operation)) { // a wait for an event calls nothing: never paused
+                parkedOn = parkedOn == null ? operation : parkedOn;
+            }
+        }
+        for (StepState step : waiting) {
+            String operation = definition.step(step.name()).operation();
+            if (operation != null && paused.holds(operation)) {
+                continue;
+            }
+            OffsetDateTime until = paused.admit(operation, now);
+            if (until == null) {
+                admitted.add(step);
+            } else if (limitedUntil == null || until.isBefore(limitedUntil)) {
+                limitedUntil = until;
+                limitedOn = operation;
+            }
+        }
+        if (admitted.isEmpty() && lockedSteps().isEmpty()) {
+            if (processState == ProcessState.Processing) { // the last branch that ran has just ended
+                release();
+                moveTask(ProcessState.Pending, now, actor, parkedOn != null ? parkedReason(parkedOn) : throttledReason(limitedOn));
+                if (parkedOn != null) {
+                    pausedOn = parkedOn;
+                } else {
+                    throttledOn = limitedOn;
+                    notBefore = limitedUntil;
+                }
+            } else if (parkedOn != null) {
+                park(parkedOn, now, actor);
+            } else {
+                throttle(limitedOn, limitedUntil, now, actor);
+            }
+            return List.of();
+        }
+        if (processState == ProcessState.Pending) {
+            moveTask(ProcessState.Processing, now, actor, claimReason);
+        }
+        List<Attempt> attempts = new ArrayList<>();
+        for (StepState step : admitted) {
+            StepDefinition spec = definition.step(step.name());
+            moveStep(step, StepStatus.Running, now, actor, spec.awaitsEvent() ? "waits for event " + spec.event() : "started",
+                    StepStatus.NotStarted);
+            attempts.add(lockAttempt(step, spec, false, owner, now, definition, paused));
+        }
+        if (parkedOn != null || limitedOn != null) { // a branch is held while others run
+            String held = parkedOn != null ? parkedReason(parkedOn) : throttledReason(limitedOn);
+            if (!java.util.Objects.equals(parkedOn, wasParkedOn) || !java.util.Objects.equals(limitedOn, wasLimitedOn)) {
+                history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState, held));
+            }
+            pausedOn = parkedOn;
+            throttledOn = limitedOn;
+            notBefore = limitedUntil != null ? limitedUntil : now;
+        }
+        return attempts;
     }
 
     private Optional<Attempt> startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
@@ -560,21 +705,19 @@ public class OrderState {
         return "waits: dispatch of " + operation + " is paused";
     }
 
-    /** An unfinished compensation first, then the newest step that needs undoing and can be undone. */
+    /**
+     * An unfinished compensation first, then the step that needs undoing and can be undone that completed
+     * (or was abandoned) last: branches of a group complete in any order, and are undone in the reverse of
+     * it. Steps finished before ranks were kept (V16) rank lowest, newest first by position, as then.
+     */
     private Optional<StepState> nextToCompensate(WorkflowDefinition definition) {
-        List<StepState> steps = inOrder();
-        for (int i = steps.size() - 1; i >= 0; i--) {
-            if (steps.get(i).state() == StepStatus.Compensating) {
-                return Optional.of(steps.get(i));
-            }
+        Optional<StepState> unfinished = steps.stream().filter(s -> s.state() == StepStatus.Compensating).findFirst();
+        if (unfinished.isPresent()) {
+            return unfinished;
         }
-        for (int i = steps.size() - 1; i >= 0; i--) {
-            StepState step = steps.get(i);
-            if (step.state().needsCompensation() && definition.step(step.name()).compensationOperation().isPresent()) {
-                return Optional.of(step);
-            }
-        }
-        return Optional.empty();
+        return steps.stream()
+                .filter(s -> s.state().needsCompensation() && definition.step(s.name()).compensationOperation().isPresent())
+                .max(java.util.Comparator.comparingInt(StepState::doneRank).thenComparingInt(StepState::seq));
     }
 
     private Attempt lockAttempt(StepState step, StepDefinition spec, boolean compensation, String owner,
@@ -583,15 +726,13 @@ public class OrderState {
         OffsetDateTime deadline = now.plus(spec.completeBy());
         java.time.Duration heartbeat = spec.heartbeat();
         epoch++;
-        lockedBy = owner;
-        completeBy = deadline;
-        heartbeatBy = heartbeat == null ? null : now.plus(heartbeat);
-        runningOperation = paused.limits(operation) ? operation : null; // counted only where a limit needs it
         throttledOn = null;
         notBefore = null;
         updatedAt = now;
         String token = FenceToken.next();
-        step.lock(owner, deadline, token);
+        step.lock(owner, epoch, deadline, heartbeat == null ? null : now.plus(heartbeat), token,
+                paused.limits(operation) ? operation : null); // the operation is counted only where a limit needs it
+        summarize();
         return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
                 compensation ? null : spec.event(), receivedEvents(definition));
     }
@@ -610,16 +751,17 @@ public class OrderState {
         return events;
     }
 
-    private StepState expire(OffsetDateTime now) {
-        if (!isExpired(now)) {
-            throw new IllegalTransitionException(orderId, processState + " until " + completeBy, "expire");
-        }
-        StepState step = lockedStep().orElseThrow();
+    /** Ends the step's expired attempt, counting the failure; the caller decides what follows. */
+    private void expire(StepState step) {
         step.unlock();
         step.countFailure(isCompensating());
         failureCount++;
-        release();
-        return step;
+    }
+
+    /** The step named, whose running attempt has expired. */
+    private StepState running(String stepName) {
+        return steps.stream().filter(step -> step.name().equals(stepName) && step.isLocked()).findFirst()
+                .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "find a running attempt of " + stepName));
     }
 
     private void toError(String reason, OffsetDateTime now, Actor actor) {
@@ -633,20 +775,42 @@ public class OrderState {
         lastError = ReasonText.stored(reason);
     }
 
+    /** Nothing runs any more (the caller unlocked the steps): the record's summary of them is cleared. */
     private void release() {
         lockedBy = null;
         completeBy = null;
         heartbeatBy = null;
-        runningOperation = null;
         notBefore = null;
     }
 
+    /**
+     * The record's LockedBy, CompleteBy and heartbeat deadline summarize its running attempts — one, or a
+     * parallel group's branches: who holds them, and the earliest deadlines, which is what the supervisor's
+     * sweep and its indexes read. Each attempt's own are on its step.
+     */
+    private void summarize() {
+        List<StepState> running = lockedSteps();
+        lockedBy = running.isEmpty() ? null : running.get(0).lockedBy();
+        completeBy = running.stream().map(StepState::completeBy).filter(java.util.Objects::nonNull)
+                .min(java.util.Comparator.naturalOrder()).orElse(null);
+        heartbeatBy = running.stream().map(StepState::heartbeatBy).filter(java.util.Objects::nonNull)
+                .min(java.util.Comparator.naturalOrder()).orElse(null);
+    }
+
+    private static OffsetDateTime earliest(OffsetDateTime a, OffsetDateTime b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
+    /** The running attempt at step {@code stepSeq} with this epoch (one started before V16 has the order's). */
+    private Optional<StepState> runningStep(long replyEpoch, int stepSeq) {
+        return steps.stream().filter(step -> step.seq() == stepSeq && step.isLocked()
+                && (step.epoch() == 0 ? epoch : step.epoch()) == replyEpoch).findFirst();
+    }
+
     private StepState requireCurrent(long replyEpoch, int stepSeq, String transition) {
-        if (!isCurrent(replyEpoch, stepSeq)) {
-            throw new IllegalTransitionException(orderId, processState + "@epoch " + epoch,
-                    transition + " for epoch " + replyEpoch + ", step " + stepSeq);
-        }
-        return lockedStep().orElseThrow();
+        return runningStep(replyEpoch, stepSeq).filter(step -> lockedBy != null).orElseThrow(() ->
+                new IllegalTransitionException(orderId, processState + "@epoch " + epoch,
+                        transition + " for epoch " + replyEpoch + ", step " + stepSeq));
     }
 
     /**
@@ -659,8 +823,9 @@ public class OrderState {
         return ordered;
     }
 
-    private Optional<StepState> lockedStep() {
-        return steps.stream().filter(StepState::isLocked).findFirst();
+    /** The steps an attempt runs on now, in workflow order: one, or branches of a parallel group. */
+    private List<StepState> lockedSteps() {
+        return inOrder().stream().filter(StepState::isLocked).toList();
     }
 
     private void moveTask(ProcessState to, OffsetDateTime now, Actor actor, String reason) {

@@ -103,7 +103,15 @@ public class StateStore {
      * operation, and due. ?1 = now. Its first two clauses are the predicate of the partial index
      * order_state_claimable (V10), which the poller's query reads.
      */
-    static final String CLAIMABLE = "(process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
+    static final String CLAIMABLE = "(process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL)"
+            // a branch of a parallel group waits to start again while its siblings run (see OrderState#isClaimable)
+            + " OR (process_state = 'Processing' AND not_before IS NOT NULL))"
+            + " AND paused_on IS NULL AND (not_before IS NULL OR not_before <= ?1)";
+    /**
+     * The records a lost hint strands: waiting as a whole. The index order_state_claimable holds exactly
+     * these; a waiting branch of a running order holds a not-before, and the due-order poller finds it.
+     */
+    static final String WAITING = "(process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
             + " AND paused_on IS NULL AND (not_before IS NULL OR not_before <= ?1)";
 
     /**
@@ -210,7 +218,7 @@ public class StateStore {
     /** {@link #lockFlowWindow}'s statements; public so that the database tests run the very texts. */
     public static final String FLOW_ROW_SQL = "INSERT INTO flow_limit (operation) VALUES (?1) ON CONFLICT DO NOTHING";
     public static final String FLOW_LOCK_SQL = "SELECT window_start, window_starts FROM flow_limit WHERE operation = ?1 FOR UPDATE";
-    public static final String FLOW_RUNNING_SQL = "SELECT count(*) FROM order_state WHERE running_operation = ?1";
+    public static final String FLOW_RUNNING_SQL = "SELECT count(*) FROM step_state WHERE running_operation = ?1";
     public static final String FLOW_SAVE_SQL = "UPDATE flow_limit SET window_start = ?2, window_starts = ?3 WHERE operation = ?1";
 
     /**
@@ -260,7 +268,7 @@ public class StateStore {
     }
 
     /** The poller's query; public so that the database tests run the very text the product runs. */
-    public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + CLAIMABLE
+    public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + WAITING
             + " AND updated_at < ?2 ORDER BY updated_at LIMIT ?3";
 
     /**
@@ -362,19 +370,33 @@ public class StateStore {
             + " ORDER BY least(complete_by, heartbeat_by) LIMIT ?2";
 
     /**
-     * An agent's heartbeat: moves the attempt's heartbeat deadline on, while that attempt (its epoch) is
-     * the one running and has a heartbeat. ?1 the new deadline, ?2 order, ?3 epoch. The row's version is
-     * left alone: every other writer locks the row first and reads this value under the lock.
+     * An agent's heartbeat, three statements in the caller's transaction: the order's row is locked first,
+     * as every writer of its steps does (the other order would deadlock against a scheduler); the step's
+     * heartbeat deadline moves on while that attempt (its epoch) is the one running and has a heartbeat; and
+     * the order's summary, the earliest deadline of its running steps, which the supervisor's sweep reads,
+     * follows. The rows' versions are left alone: every other writer locks the order's row first and reads
+     * these values under the lock. ?1 the new deadline, ?2 order, ?3 epoch, ?4 the step's id.
      */
-    public static final String HEARTBEAT_SQL = "UPDATE order_state SET heartbeat_by = ?1"
-            + " WHERE order_id = ?2 AND epoch = ?3 AND locked_by IS NOT NULL AND heartbeat_by IS NOT NULL";
+    public static final String HEARTBEAT_LOCK_SQL = "SELECT order_id FROM order_state WHERE order_id = ?1 FOR UPDATE";
+    public static final String HEARTBEAT_SQL = "UPDATE step_state SET heartbeat_by = ?1"
+            + " WHERE step_id = ?4 AND order_id = ?2 AND epoch = ?3 AND locked_by IS NOT NULL AND heartbeat_by IS NOT NULL";
+    public static final String HEARTBEAT_SUMMARY_SQL = "UPDATE order_state SET heartbeat_by = (SELECT min(heartbeat_by)"
+            + " FROM step_state WHERE order_id = ?1 AND locked_by IS NOT NULL) WHERE order_id = ?1";
 
     /** Records a heartbeat (see {@link #HEARTBEAT_SQL}); false if the attempt is no longer the running one. */
-    public boolean heartbeat(String orderId, long epoch, OffsetDateTime nextBy) {
-        return em.createNativeQuery(HEARTBEAT_SQL)
+    public boolean heartbeat(String orderId, int stepSeq, long epoch, OffsetDateTime nextBy) {
+        if (em.createNativeQuery(HEARTBEAT_LOCK_SQL).setParameter(1, orderId).getResultList().isEmpty()) {
+            return false;
+        }
+        boolean current = em.createNativeQuery(HEARTBEAT_SQL)
                 .setParameter(1, nextBy)
                 .setParameter(2, orderId)
                 .setParameter(3, epoch)
+                .setParameter(4, StepState.idOf(orderId, stepSeq))
                 .executeUpdate() == 1;
+        if (current) {
+            em.createNativeQuery(HEARTBEAT_SUMMARY_SQL).setParameter(1, orderId).executeUpdate();
+        }
+        return current;
     }
 }

@@ -58,6 +58,18 @@ public class StepState {
     /** The running attempt's random fencing token; null when no attempt runs. */
     @Column(name = "fence_token", length = 32)
     private String fenceToken;
+    /** The running attempt's epoch (the order's counter when it started); 0 before V16 or never run. */
+    @Column(name = "epoch")
+    private Long epoch;
+    /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
+    @Column(name = "heartbeat_by")
+    private OffsetDateTime heartbeatBy;
+    /** While an attempt calling an operation with a flow limit runs: that operation (counted by the limit). */
+    @Column(name = "running_operation", length = 64)
+    private String runningOperation;
+    /** The order's history count when this step last completed or was abandoned: undo goes newest first. */
+    @Column(name = "done_rank")
+    private Integer doneRank;
     /** The JSON body of the event this step waited for, once received; null for other steps. */
     @Column(name = "event_payload")
     private String eventPayload;
@@ -67,12 +79,17 @@ public class StepState {
     }
 
     StepState(OrderState task, int seq, String name, OffsetDateTime now) {
-        this.stepId = task.orderId() + "/" + seq;
+        this.stepId = idOf(task.orderId(), seq);
         this.task = task;
         this.seq = seq;
         this.name = name;
         this.state = StepStatus.NotStarted;
         this.updatedAt = now;
+    }
+
+    /** A step record's id: its order's id and its position. */
+    public static String idOf(String orderId, int seq) {
+        return orderId + "/" + seq;
     }
 
     /** Moves to {@code to} if the step is in one of {@code from}; returns the state it left. */
@@ -88,17 +105,46 @@ public class StepState {
         throw new IllegalTransitionException(task.orderId(), name + " " + state, "move step to " + to);
     }
 
-    void lock(String owner, OffsetDateTime deadline, String token) {
+    void lock(String owner, long attemptEpoch, OffsetDateTime deadline, OffsetDateTime heartbeatDeadline, String token,
+              String limitedOperation) {
         lockedBy = owner;
+        epoch = attemptEpoch;
         completeBy = deadline;
+        heartbeatBy = heartbeatDeadline;
         fenceToken = token;
+        runningOperation = limitedOperation;
         attempts++;
     }
 
     void unlock() {
         lockedBy = null;
         completeBy = null;
+        heartbeatBy = null;
         fenceToken = null;
+        runningOperation = null;
+    }
+
+    /** Records that the step completed, or was abandoned with its outcome unknown, at this point of the history. */
+    void rank(int historyCount) {
+        doneRank = historyCount;
+    }
+
+    /** The running attempt's epoch; 0 for an attempt started before epochs were kept per step. */
+    long epoch() {
+        return epoch == null ? 0 : epoch;
+    }
+
+    int doneRank() {
+        return doneRank == null ? 0 : doneRank;
+    }
+
+    public OffsetDateTime heartbeatBy() {
+        return heartbeatBy;
+    }
+
+    /** Whether the running attempt's complete-by has passed, or its heartbeat was missed. */
+    boolean isExpired(OffsetDateTime now) {
+        return lockedBy != null && (completeBy != null && completeBy.isBefore(now) || heartbeatBy != null && heartbeatBy.isBefore(now));
     }
 
     void receive(String payload) {

@@ -65,23 +65,37 @@ public class ExpiredStepRecovery {
             return false;
         }
         WorkflowDefinition definition = workflows.get(state.workflow(), state.workflowVersion());
-        StepDefinition step = definition.step(state.lockedStepName());
-        RecoveryPolicy.Decision decision = RecoveryPolicy.of(step, state.isCompensating())
-                .onExpired(state.failuresIncludingExpiry());
         Actor supervisor = Actor.of(Actor.Kind.supervisor, instance.id());
-        if (decision.isRetry()) {
-            var retryAt = now.plus(decision.delay());
-            state.retryAfterExpiry(now, retryAt, retryAt.plus(settings.retryCompleteBy()), supervisor);
-            dispatchQueue.announce(orderId, decision.delay());
-        } else if (state.giveUpAfterExpiry(now, definition, supervisor)) {
-            dispatchQueue.announce(orderId, Duration.ZERO);
+        // A parallel group may have several expired branches; each is decided by its own step's policy, until
+        // one gives up: that abandons the others, and the order is no longer running forward.
+        for (String stepName : state.expiredSteps(now)) {
+            if (!state.isExpired(now) || state.expiredSteps(now).stream().noneMatch(stepName::equals)) {
+                continue; // abandoned by a sibling's give-up
+            }
+            recoverStep(state, definition, definition.step(stepName), now, supervisor);
         }
         store.saveHistory(state);
-        LOG.log(Level.INFO, "Order {0}: {1} expired (failure {2}); {3} → {4}",
-                new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState()});
         if (state.processState() == ProcessState.Error) {
             alerts.raise(orderId, "needs-operator", state.lastError());
         }
         return true;
+    }
+
+    private void recoverStep(OrderState state, WorkflowDefinition definition, StepDefinition step,
+                             java.time.OffsetDateTime now, Actor supervisor) {
+        String orderId = state.orderId();
+        RecoveryPolicy.Decision decision = RecoveryPolicy.of(step, state.isCompensating())
+                .onExpired(state.failuresIncludingExpiry(step.name()));
+        if (decision.isRetry()) {
+            var retryAt = now.plus(decision.delay());
+            state.retryAfterExpiry(step.name(), now, retryAt, retryAt.plus(settings.retryCompleteBy()), supervisor);
+            dispatchQueue.announce(orderId, decision.delay());
+        } else if (state.giveUpAfterExpiry(step.name(), now, definition, supervisor)) {
+            // Abandoned branches may hold the compensation back until their complete-by: announced for then.
+            var due = state.notBefore() == null ? now : state.notBefore();
+            dispatchQueue.announce(orderId, Duration.between(now, due));
+        }
+        LOG.log(Level.INFO, "Order {0}: {1} expired (failure {2}); {3} → {4}",
+                new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState()});
     }
 }

@@ -19,6 +19,9 @@ import java.util.Optional;
  *                       event is delivered (REST or the order queue) before its complete-by, and its
  *                       complete-by passing applies {@code onExhausted} at once (no retries: a wait
  *                       cannot be tried again).
+ * @param group          null, or the name of the parallel group this step belongs to: the consecutive steps of
+ *                       one group run at once, each with its own attempts, deadline and retries, and the
+ *                       step after the group starts when all of them have completed.
  */
 public record StepDefinition(
         String name,
@@ -30,7 +33,22 @@ public record StepDefinition(
         Duration backoffCap,
         OnExhausted onExhausted,
         Duration heartbeat,
-        String event) {
+        String event,
+        String group) {
+
+    /** A step outside any parallel group. */
+    public StepDefinition(String name, String operation, String compensation, Duration completeBy, int maxRetries,
+                          Duration backoffInitial, Duration backoffCap, OnExhausted onExhausted, Duration heartbeat,
+                          String event) {
+        this(name, operation, compensation, completeBy, maxRetries, backoffInitial, backoffCap, onExhausted, heartbeat,
+                event, null);
+    }
+
+    /** This step as a branch of the parallel group {@code group}. */
+    public StepDefinition inGroup(String group) {
+        return new StepDefinition(name, operation, compensation, completeBy, maxRetries, backoffInitial, backoffCap,
+                onExhausted, heartbeat, event, group);
+    }
 
     /** A step that calls its operation, without a heartbeat. */
     public StepDefinition(String name, String operation, String compensation, Duration completeBy, int maxRetries,

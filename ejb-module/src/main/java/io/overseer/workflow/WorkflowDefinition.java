@@ -10,7 +10,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A task type: an ordered list of steps, run in order and undone in reverse.
+ * A task type: an ordered list of steps, run in order and undone in reverse order of completion. Consecutive
+ * steps may form a parallel group ({@link StepDefinition#group()}): they run at once, and the next step waits
+ * for all of them.
  *
  * <p>{@code version} names the definition's content: the first 12 hex digits of the SHA-256 of its
  * {@link #canonicalJson() canonical form}, every default written out. Any change an order could notice
@@ -21,6 +23,16 @@ public record WorkflowDefinition(String name, List<StepDefinition> steps, String
 
     public WorkflowDefinition {
         steps = List.copyOf(steps);
+        java.util.Set<String> closed = new java.util.HashSet<>();
+        for (int i = 0; i < steps.size(); i++) {
+            String group = steps.get(i).group();
+            if (group != null && closed.contains(group)) {
+                throw new IllegalArgumentException("Workflow " + name + ": the steps of group " + group + " are not consecutive");
+            }
+            if (i > 0 && steps.get(i - 1).group() != null && !steps.get(i - 1).group().equals(group)) {
+                closed.add(steps.get(i - 1).group());
+            }
+        }
     }
 
     /** The definition of these steps, its version computed from them. */
@@ -35,6 +47,23 @@ public record WorkflowDefinition(String name, List<StepDefinition> steps, String
     public StepDefinition step(String stepName) {
         return steps.stream().filter(step -> step.name().equals(stepName)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Workflow " + label() + " has no step " + stepName));
+    }
+
+    /**
+     * The steps that run together with {@code stepName}, in workflow order: its parallel group, or the step
+     * alone. The step after a group starts only when every step of the group has completed.
+     */
+    public List<String> stage(String stepName) {
+        String group = step(stepName).group();
+        if (group == null) {
+            return List.of(stepName);
+        }
+        return steps.stream().filter(step -> group.equals(step.group())).map(StepDefinition::name).toList();
+    }
+
+    /** Whether any step runs in a parallel group. */
+    public boolean hasGroups() {
+        return steps.stream().anyMatch(step -> step.group() != null);
     }
 
     /** {@code name@version}, as logs, the history and the console name a definition. */
@@ -54,7 +83,10 @@ public record WorkflowDefinition(String name, List<StepDefinition> steps, String
 
     private static String canonicalJson(String name, List<StepDefinition> steps) {
         JsonArrayBuilder stepArray = Json.createArrayBuilder();
-        for (StepDefinition step : steps) {
+        // A parallel group is written as the parser reads it, {"group": name, "steps": [...]}, in its place.
+        JsonArrayBuilder groupSteps = null;
+        for (int i = 0; i < steps.size(); i++) {
+            StepDefinition step = steps.get(i);
             JsonObjectBuilder json = Json.createObjectBuilder().add("name", step.name());
             if (step.awaitsEvent()) {
                 json.add("event", step.event());
@@ -73,7 +105,16 @@ public record WorkflowDefinition(String name, List<StepDefinition> steps, String
             if (step.heartbeat() != null) {
                 json.add("heartbeat", step.heartbeat().toString());
             }
-            stepArray.add(json);
+            if (step.group() == null) {
+                stepArray.add(json);
+                continue;
+            }
+            groupSteps = groupSteps == null ? Json.createArrayBuilder() : groupSteps;
+            groupSteps.add(json);
+            if (i + 1 == steps.size() || !step.group().equals(steps.get(i + 1).group())) {
+                stepArray.add(Json.createObjectBuilder().add("group", step.group()).add("steps", groupSteps));
+                groupSteps = null;
+            }
         }
         return Json.createObjectBuilder().add("name", name).add("steps", stepArray).build().toString();
     }

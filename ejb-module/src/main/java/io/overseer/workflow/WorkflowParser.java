@@ -20,7 +20,11 @@ import java.util.regex.Pattern;
  *
  * <pre>{"workflows": [{"name": "order", "steps": [
  *     {"name": "charge-payment", "compensation": "refund-payment", "completeBy": "PT30S",
- *      "maxRetries": 3, "backoff": {"initial": "PT1S", "cap": "PT1M"}, "onExhausted": "compensate"}]}]}</pre>
+ *      "maxRetries": 3, "backoff": {"initial": "PT1S", "cap": "PT1M"}, "onExhausted": "compensate"},
+ *     {"group": "fulfil", "steps": [{"name": "arrange-shipping"}, {"name": "issue-invoice"}]}]}]}</pre>
+ *
+ * A {@code group} element holds two or more steps that run in parallel; it cannot hold an event step or
+ * another group. (A definition is a list, so it cannot hold a cycle.)
  */
 public final class WorkflowParser {
 
@@ -70,12 +74,16 @@ public final class WorkflowParser {
         requireOnly(json, Set.of("name", "steps"), where);
         List<StepDefinition> steps = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        Set<String> groups = new HashSet<>();
         for (JsonValue value : array(json, "steps", where)) {
-            StepDefinition step = step(object(value, where + ": steps[]"), where);
-            if (!seen.add(step.name())) {
-                throw new WorkflowDefinitionException(where + ": step '" + step.name() + "' appears twice");
+            JsonObject element = object(value, where + ": steps[]");
+            List<StepDefinition> stage = element.containsKey("group") ? group(element, where, groups) : List.of(step(element, where));
+            for (StepDefinition step : stage) {
+                if (!seen.add(step.name())) {
+                    throw new WorkflowDefinitionException(where + ": step '" + step.name() + "' appears twice");
+                }
+                steps.add(step);
             }
-            steps.add(step);
         }
         if (steps.isEmpty()) {
             throw new WorkflowDefinitionException(where + ": needs at least one step");
@@ -99,6 +107,36 @@ public final class WorkflowParser {
             }
         }
         return new WorkflowDefinition(name, steps);
+    }
+
+    /**
+     * A parallel group: its steps run at once. Each is a remote call with its own deadline and retries; a
+     * wait for an event is refused in a group (an approval gates what follows it: put it before or after).
+     */
+    private List<StepDefinition> group(JsonObject json, String workflow, Set<String> groups) {
+        String name = name(json, "group", workflow + ": group");
+        String where = workflow + ", group '" + name + "'";
+        requireOnly(json, Set.of("group", "steps"), where);
+        if (!groups.add(name)) {
+            throw new WorkflowDefinitionException(where + ": appears twice");
+        }
+        List<StepDefinition> steps = new ArrayList<>();
+        for (JsonValue value : array(json, "steps", where)) {
+            JsonObject element = object(value, where + ": steps[]");
+            if (element.containsKey("group")) {
+                throw new WorkflowDefinitionException(where + ": groups cannot nest (group '" + element.get("group") + "' inside it)");
+            }
+            StepDefinition step = step(element, where);
+            if (step.awaitsEvent()) {
+                throw new WorkflowDefinitionException(where + ", step '" + step.name()
+                        + "': waits for an event, which a parallel group cannot hold (place it before or after the group)");
+            }
+            steps.add(step.inGroup(name));
+        }
+        if (steps.size() < 2) {
+            throw new WorkflowDefinitionException(where + ": a parallel group needs at least two steps, has " + steps.size());
+        }
+        return steps;
     }
 
     private StepDefinition step(JsonObject json, String workflow) {

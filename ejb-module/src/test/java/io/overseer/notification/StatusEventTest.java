@@ -36,8 +36,8 @@ class StatusEventTest {
     void aProcessedOrderIsReceivedEachStepCompletedThenProcessed() {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         List<HistoryEntry> history = new ArrayList<>(state.drainHistory());
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).get(0);
         state.succeed("node-a", second.epoch(), second.stepSeq(), T0, ORDER, AGENT);
         history.addAll(state.drainHistory());
 
@@ -49,9 +49,9 @@ class StatusEventTest {
     void aRefusedStepIsCompensatingThenEachUndoThenCompensated() {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         state.drainHistory();
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).orElseThrow();
-        Attempt undo = state.fail("node-a", second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).orElseThrow();
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).get(0);
+        Attempt undo = state.fail("node-a", second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).get(0);
         state.succeed("node-a", undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT);
 
         assertEquals(List.of(StatusEvent.STEP_COMPLETED, StatusEvent.COMPENSATING, StatusEvent.STEP_COMPENSATED,

@@ -38,7 +38,7 @@ class ReplyBatchTest {
 
     private void claimed(String orderId) {
         OrderState state = OrderState.pending(orderId, "order", ORDER.stepNames(), T0, Actor.of(Actor.Kind.submission, "n"));
-        running.put(orderId, state.claim("node-a", T0, ORDER, SCHEDULER));
+        running.put(orderId, state.claim("node-a", T0, ORDER, SCHEDULER).get(0));
         state.drainHistory();
         locked.put(orderId, state);
     }

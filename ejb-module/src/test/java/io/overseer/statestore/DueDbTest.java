@@ -41,7 +41,9 @@ class DueDbTest {
             insert(c, "due-earlier", "Pending", null, NOW.minusSeconds(5), null);
             insert(c, "compensation-due", "Compensating", null, NOW.minusSeconds(1), null);
             insert(c, "parked", "Pending", null, NOW.minusSeconds(9), "charge-payment");
-            insert(c, "running", "Processing", "instance-a", NOW.minusSeconds(9), null);
+            insert(c, "running", "Processing", "instance-a", null, null);
+            // a parallel group's branch waits to start again while its siblings run (V16)
+            insert(c, "branch-due", "Processing", "instance-a", NOW.minusSeconds(7), null);
             insert(c, "undated", "Pending", null, null, null);
         }
     }
@@ -49,9 +51,9 @@ class DueDbTest {
     @Test
     void dueOrdersAreTheWaitingOnesWhoseNotBeforeHasPassedLongestDueFirst() throws SQLException {
         try (Connection c = db.getConnection()) {
-            assertEquals(List.of("due-earlier", "compensation-due", "due-now"), strings(c, StateStore.DUE_SQL, NOW, 10));
-            assertEquals(List.of("due-earlier"), strings(c, StateStore.DUE_SQL, NOW, 1));
-            assertEquals(List.of("due-earlier", "compensation-due", "due-now", "later"),
+            assertEquals(List.of("branch-due", "due-earlier", "compensation-due", "due-now"), strings(c, StateStore.DUE_SQL, NOW, 10));
+            assertEquals(List.of("branch-due"), strings(c, StateStore.DUE_SQL, NOW, 1));
+            assertEquals(List.of("branch-due", "due-earlier", "compensation-due", "due-now", "later"),
                     strings(c, StateStore.DUE_SQL, NOW.plusSeconds(30), 10));
         }
     }

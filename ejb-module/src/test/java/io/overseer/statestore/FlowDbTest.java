@@ -90,8 +90,12 @@ class FlowDbTest {
     private static void insert(Connection c, String id, String state, String lockedBy, String running, String throttled,
                                OffsetDateTime notBefore, String pausedOn) throws SQLException {
         update(c, "INSERT INTO customer_order (order_id, customer_id, created_at) VALUES (?1, 'c', ?2)", id, NOW);
-        update(c, "INSERT INTO order_state (order_id, workflow, process_state, locked_by, running_operation, throttled_on,"
-                + " not_before, paused_on, created_at, updated_at) VALUES (?1, 'order', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-                id, state, lockedBy, running, throttled, notBefore, pausedOn, NOW.minusMinutes(1));
+        update(c, "INSERT INTO order_state (order_id, workflow, process_state, locked_by, throttled_on,"
+                + " not_before, paused_on, created_at, updated_at) VALUES (?1, 'order', ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+                id, state, lockedBy, throttled, notBefore, pausedOn, NOW.minusMinutes(1));
+        // a running attempt holds its limit's slot on its step (V16: the branches of a group each hold one)
+        update(c, "INSERT INTO step_state (step_id, order_id, seq, name, state, locked_by, running_operation, updated_at)"
+                + " VALUES (?1, ?2, 0, 'a', ?3, ?4, ?5, ?6)", id + "/0", id, lockedBy == null ? "NotStarted" : "Running",
+                lockedBy, running, NOW);
     }
 }

@@ -78,7 +78,7 @@ class OrderStateTest {
         WorkflowDefinition beating = new WorkflowDefinition("beating", List.of(new StepDefinition("audit", "audit", null,
                 Duration.ofSeconds(60), 2, null, null, OnExhausted.ERROR, Duration.ofSeconds(3))));
         OrderState state = OrderState.pending("o-1", beating, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt attempt = state.claim("node-a", T0, beating, SCHEDULER);
+        Attempt attempt = state.claim("node-a", T0, beating, SCHEDULER).get(0);
         assertEquals(Duration.ofSeconds(3), attempt.heartbeat());
         assertEquals(T0.plusSeconds(3), state.heartbeatBy());
         assertFalse(state.isExpired(T0.plusSeconds(3)));
@@ -89,7 +89,7 @@ class OrderStateTest {
         assertNull(state.heartbeatBy());
         assertEquals(ProcessState.Pending, state.processState());
         assertTrue(state.lastError().startsWith("heartbeat missed (failure 1)"), state.lastError());
-        Attempt retry = state.claim("node-b", T0.plusSeconds(5), beating, SCHEDULER);
+        Attempt retry = state.claim("node-b", T0.plusSeconds(5), beating, SCHEDULER).get(0);
         assertEquals(T0.plusSeconds(8), state.heartbeatBy(), "each attempt starts with a full heartbeat");
         assertTrue(retry.epoch() > attempt.epoch());
     }
@@ -102,11 +102,11 @@ class OrderStateTest {
     @Test
     void aStepWaitingForAnEventStartsNoCallAndTheEventsBodyReachesTheNextAttempt() {
         OrderState state = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt reserve = state.claim("node-a", T0, APPROVED, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
         assertThrows(IllegalTransitionException.class, () -> state.receive("approval", "{}", "node-a", T0, APPROVED,
                 Actor.of(Actor.Kind.submission, "http:early"), PausedDispatch.NONE), "not waiting yet");
 
-        Attempt wait = state.succeed("node-a", reserve.epoch(), 0, T0.plusSeconds(1), APPROVED, AGENT).orElseThrow();
+        Attempt wait = state.succeed("node-a", reserve.epoch(), 0, T0.plusSeconds(1), APPROVED, AGENT).get(0);
         assertTrue(wait.awaitsEvent());
         assertNull(wait.operation());
         assertEquals(T0.plusSeconds(1).plusHours(1), state.completeBy(), "the wait's deadline");
@@ -114,7 +114,7 @@ class OrderStateTest {
         assertFalse(state.awaits("other", APPROVED));
 
         Attempt charge = state.receive("approval", "{\"approvedBy\":\"alice\"}", "node-b", T0.plusSeconds(2), APPROVED,
-                Actor.of(Actor.Kind.submission, "http:alice"), PausedDispatch.NONE).orElseThrow();
+                Actor.of(Actor.Kind.submission, "http:alice"), PausedDispatch.NONE).get(0);
         assertEquals("charge", charge.operation());
         assertEquals(java.util.Map.of("approval", "{\"approvedBy\":\"alice\"}"), charge.events());
         assertEquals("node-b", state.lockedBy(), "the instance that took the event holds the next attempt");
@@ -127,16 +127,16 @@ class OrderStateTest {
     @Test
     void aWaitPastItsDeadlineGivesUpAtOnceAndIsNotUndoneNorWaitedOutWhenCancelled() {
         OrderState expired = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt reserve = expired.claim("node-a", T0, APPROVED, SCHEDULER);
-        expired.succeed("node-a", reserve.epoch(), 0, T0, APPROVED, AGENT).orElseThrow();
+        Attempt reserve = expired.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
+        expired.succeed("node-a", reserve.epoch(), 0, T0, APPROVED, AGENT).get(0);
         assertTrue(expired.isExpired(T0.plusHours(2)));
         assertTrue(expired.giveUpAfterExpiry(T0.plusHours(2), APPROVED, SUPERVISOR), "reserve is to be released");
-        Attempt release = expired.claim("node-a", T0.plusHours(2), APPROVED, SCHEDULER);
+        Attempt release = expired.claim("node-a", T0.plusHours(2), APPROVED, SCHEDULER).get(0);
         assertEquals("release", release.operation(), "the wait itself has nothing to undo");
 
         OrderState cancelled = OrderState.pending("o-2", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt first = cancelled.claim("node-a", T0, APPROVED, SCHEDULER);
-        cancelled.succeed("node-a", first.epoch(), 0, T0, APPROVED, AGENT).orElseThrow();
+        Attempt first = cancelled.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
+        cancelled.succeed("node-a", first.epoch(), 0, T0, APPROVED, AGENT).get(0);
         assertTrue(cancelled.cancel(T0.plusSeconds(5), APPROVED, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
         assertNull(cancelled.notBefore(), "no agent could still be calling for a wait: nothing to wait out");
         assertTrue(cancelled.isClaimable(T0.plusSeconds(5)));
@@ -161,8 +161,8 @@ class OrderStateTest {
     @Test
     void aStepOverItsFlowLimitWaitsPendingWithoutAFailureAndStartsWhenAdmitted() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", limitedAfter(0, T0.plusSeconds(1))).orElseThrow();
-        Optional<Attempt> held = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, limitedAfter(0, T0.plusSeconds(1)));
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", limitedAfter(0, T0.plusSeconds(1))).get(0);
+        List<Attempt> held = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, limitedAfter(0, T0.plusSeconds(1)));
 
         assertTrue(held.isEmpty());
         assertEquals(ProcessState.Pending, state.processState());
@@ -179,7 +179,7 @@ class OrderStateTest {
         assertTrue(state.drainHistory().stream().noneMatch(h -> h.reason().startsWith("waits: flow limit")),
                 "held again: not said again");
         Attempt charge = state.claim("node-a", T0.plusSeconds(2), ORDER, SCHEDULER, "claimed", limitedAfter(1, null))
-                .orElseThrow();
+                .get(0);
         assertEquals("charge", charge.operation());
         assertNull(state.throttledOn());
         assertEquals(ProcessState.Processing, state.processState());
@@ -189,16 +189,16 @@ class OrderStateTest {
     void claimLocksTaskAndFirstStepAndIncrementsTheEpoch() {
         OrderState state = pending(ORDER);
 
-        Attempt attempt = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt attempt = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
 
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
         assertEquals(T0.plus(LEASE), state.completeBy());
         assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE), null, null, java.util.Map.of()), attempt);
         assertEquals(32, attempt.token().length(), "128 random bits, hex");
-        assertTrue(state.holdsToken(attempt.token()));
-        assertFalse(state.holdsToken("0".repeat(32)), "a guessed token");
-        assertFalse(state.holdsToken(null));
+        assertTrue(state.holdsToken(attempt.stepSeq(), attempt.token()));
+        assertFalse(state.holdsToken(attempt.stepSeq(), "0".repeat(32)), "a guessed token");
+        assertFalse(state.holdsToken(attempt.stepSeq(), null));
         StepState first = state.steps().get(0);
         assertEquals(StepStatus.Running, first.state());
         assertEquals("node-a", first.lockedBy());
@@ -209,7 +209,7 @@ class OrderStateTest {
     @Test
     void anAttemptHandedBackWaitsForASchedulerAtOnceWithoutAFailureAndItsEpochIsDead() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         state.drainHistory();
 
         state.handBack(a.epoch(), 0, "instance shutting down", T0.plusSeconds(1), AGENT);
@@ -225,7 +225,7 @@ class OrderStateTest {
         assertThrows(IllegalTransitionException.class,
                 () -> state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT), "the handed-back attempt is fenced");
 
-        Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER);
+        Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER).get(0);
         assertEquals(a.epoch() + 1, b.epoch());
         assertEquals("reserve", b.operation());
     }
@@ -233,11 +233,11 @@ class OrderStateTest {
     @Test
     void stepsRunInOrderEachWithANewEpochUntilProcessed() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
 
-        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt c = state.succeed("node-a", b.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
-        Optional<Attempt> none = state.succeed("node-a", c.epoch(), 2, T0, ORDER, AGENT);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt c = state.succeed("node-a", b.epoch(), 1, T0, ORDER, AGENT).get(0);
+        List<Attempt> none = state.succeed("node-a", c.epoch(), 2, T0, ORDER, AGENT);
 
         assertEquals(List.of("charge", "ship"), List.of(b.stepName(), c.stepName()));
         assertEquals(List.of(2L, 3L), List.of(b.epoch(), c.epoch()));
@@ -250,11 +250,11 @@ class OrderStateTest {
     @Test
     void theInstanceThatAppliesAReplyHoldsTheNextAttemptNotTheOneThatClaimed() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         state.drainHistory();
 
         // node-a died after claiming; node-b takes the reply.
-        Attempt charge = state.succeed("node-b", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt charge = state.succeed("node-b", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
 
         assertEquals("node-b", state.lockedBy());
         assertEquals("node-b", state.steps().get(1).lockedBy());
@@ -262,7 +262,7 @@ class OrderStateTest {
                 .filter(h -> "charge".equals(h.stepName()) && "Running".equals(h.toState())).findFirst().orElseThrow();
         assertEquals("node-b", started.actorName(), "the history names who started the step");
 
-        Attempt release = state.fail("node-c", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        Attempt release = state.fail("node-c", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
 
         assertTrue(release.compensation());
         assertEquals("node-c", state.lockedBy(), "a compensation started on a reply is held by its instance too");
@@ -274,7 +274,7 @@ class OrderStateTest {
     @Test
     void staleRepliesAreRefused() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT);
 
         assertFalse(state.isCurrent(a.epoch(), 0));
@@ -285,13 +285,13 @@ class OrderStateTest {
     @Test
     void aRefusedStepUndoesTheCompletedOnesNewestFirst() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt ship = state.succeed("node-a", charge.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt ship = state.succeed("node-a", charge.epoch(), 1, T0, ORDER, AGENT).get(0);
 
-        Attempt refund = state.fail("node-a", ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.succeed("node-a", refund.epoch(), 1, T0, ORDER, AGENT).orElseThrow();
-        Optional<Attempt> done = state.succeed("node-a", release.epoch(), 0, T0, ORDER, AGENT);
+        Attempt refund = state.fail("node-a", ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).get(0);
+        Attempt release = state.succeed("node-a", refund.epoch(), 1, T0, ORDER, AGENT).get(0);
+        List<Attempt> done = state.succeed("node-a", release.epoch(), 0, T0, ORDER, AGENT);
 
         assertEquals(List.of("refund", "release"), List.of(refund.operation(), release.operation()));
         assertTrue(refund.compensation() && release.compensation());
@@ -304,9 +304,9 @@ class OrderStateTest {
     @Test
     void aFailedCompensationNeedsAnOperator() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
 
         state.fail("node-a", release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT);
 
@@ -318,7 +318,7 @@ class OrderStateTest {
     @Test
     void aRefusedStepWithErrorPolicyStopsInError() {
         OrderState state = pending(SINGLE);
-        Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER);
+        Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER).get(0);
 
         assertTrue(state.fail("node-a", a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT).isEmpty());
 
@@ -329,11 +329,11 @@ class OrderStateTest {
     @Test
     void aLongRefusalIsKeptWithinItsColumnsAndTheStepStillFails() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
 
         Attempt release = state.fail("node-a", charge.epoch(), 1, "declined: " + "x".repeat(5000), T0, ORDER, AGENT)
-                .orElseThrow();
+                .get(0);
 
         assertEquals(StepStatus.Failed, state.steps().get(1).state());
         assertEquals(ProcessState.Compensating, state.processState());
@@ -346,7 +346,7 @@ class OrderStateTest {
     @Test
     void aRefusalWithANulCharacterIsStoredWithoutIt() {
         OrderState state = pending(SINGLE);
-        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER);
+        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER).get(0);
 
         state.fail("node-a", charge.epoch(), 0, "binary\u0000body", T0, SINGLE, AGENT);
 
@@ -377,7 +377,7 @@ class OrderStateTest {
     @Test
     void expiryIsOnlyAfterCompleteByAndRetryResetsTheStepToPendingNotBeforeTheBackoff() {
         OrderState state = pending(ORDER);
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
         assertFalse(state.isExpired(T0.plus(LEASE)));
@@ -392,7 +392,7 @@ class OrderStateTest {
         assertEquals(1, state.steps().get(0).failureCount());
         assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
         assertFalse(state.isClaimable(later.plusSeconds(4)), "not before the backoff");
-        Attempt second = state.claim("node-b", later.plusSeconds(5), ORDER, SCHEDULER);
+        Attempt second = state.claim("node-b", later.plusSeconds(5), ORDER, SCHEDULER).get(0);
         assertEquals(first.epoch() + 1, second.epoch());
         assertEquals(2, state.steps().get(0).attempts());
     }
@@ -400,7 +400,7 @@ class OrderStateTest {
     @Test
     void givingUpAfterExpiryCompensatesTheTimedOutStepToo() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
@@ -408,22 +408,22 @@ class OrderStateTest {
 
         assertEquals(ProcessState.Compensating, state.processState());
         assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
-        Attempt refund = state.claim("node-b", later, ORDER, SCHEDULER);
+        Attempt refund = state.claim("node-b", later, ORDER, SCHEDULER).get(0);
         assertEquals("refund", refund.operation(), "the timed-out charge may have been applied");
     }
 
     @Test
     void anExpiredCompensationIsRetriedThenGivenUpToError() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
-        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).orElseThrow();
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
         OffsetDateTime later = release.completeBy().plusSeconds(1);
 
         state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
         assertEquals(ProcessState.Compensating, state.processState());
         assertTrue(state.isClaimable(later));
-        Attempt again = state.claim("node-b", later, ORDER, SCHEDULER);
+        Attempt again = state.claim("node-b", later, ORDER, SCHEDULER).get(0);
         assertEquals("release", again.operation());
         OffsetDateTime muchLater = again.completeBy().plusSeconds(1);
         assertFalse(state.giveUpAfterExpiry(muchLater, ORDER, SUPERVISOR));
@@ -435,8 +435,8 @@ class OrderStateTest {
     @Test
     void cancellingAfterAnExpiredAttemptUndoesThatStepToo() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
         OffsetDateTime later = charge.completeBy().plusSeconds(1);
         state.retryAfterExpiry(later, later.plusSeconds(30), later.plusSeconds(90), SUPERVISOR);
 
@@ -444,25 +444,25 @@ class OrderStateTest {
 
         assertEquals(StepStatus.TimedOut, state.steps().get(1).state(), "the expired charge may have been applied");
         assertNull(state.notBefore(), "nothing is in flight, so nothing to wait for");
-        assertEquals("refund", state.claim("node-a", later, ORDER, SCHEDULER).operation());
+        assertEquals("refund", state.claim("node-a", later, ORDER, SCHEDULER).get(0).operation());
     }
 
     @Test
     void cancellingAStepInFlightWaitsOutItsCompleteBy() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
 
         state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn");
 
         assertEquals(reserve.completeBy(), state.notBefore());
         assertFalse(state.isClaimable(T0.plusSeconds(2)));
-        assertEquals("release", state.claim("node-a", reserve.completeBy(), ORDER, SCHEDULER).operation());
+        assertEquals("release", state.claim("node-a", reserve.completeBy(), ORDER, SCHEDULER).get(0).operation());
     }
 
     @Test
     void nothingToUndoEndsCompensatedAtOnce() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
 
         assertTrue(state.fail("node-a", reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT).isEmpty());
 
@@ -472,7 +472,7 @@ class OrderStateTest {
     @Test
     void everyTransitionIsInTheHistory() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
 
         List<String> moves = state.drainHistory().stream()
@@ -493,7 +493,7 @@ class OrderStateTest {
         OrderState state = pending(ORDER);
         state.drainHistory();
 
-        Optional<Attempt> attempt = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("reserve"));
+        List<Attempt> attempt = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("reserve"));
 
         assertTrue(attempt.isEmpty());
         assertEquals(ProcessState.Pending, state.processState());
@@ -509,7 +509,7 @@ class OrderStateTest {
     void pausingEverythingParksTooAndAnUnrelatedPauseDoesNot() {
         assertEquals("reserve", claimed(paused(PausedDispatch.ALL)).pausedOn());
         OrderState other = pending(ORDER);
-        assertTrue(other.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("ship")).isPresent());
+        assertTrue(other.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused("ship")).size() == 1);
         assertNull(other.pausedOn());
     }
 
@@ -522,9 +522,9 @@ class OrderStateTest {
     @Test
     void aCompletedStepWhoseNextOperationIsPausedParksTheOrderPendingWithoutFailure() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
 
-        Optional<Attempt> next = state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(1), ORDER, AGENT, paused("charge"));
+        List<Attempt> next = state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(1), ORDER, AGENT, paused("charge"));
 
         assertTrue(next.isEmpty());
         assertEquals(ProcessState.Pending, state.processState());
@@ -539,10 +539,10 @@ class OrderStateTest {
     @Test
     void aCompensationWhoseOperationIsPausedParksTheCompensatingOrderAndCancelClearsAForwardPark() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER);
-        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).orElseThrow();
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).get(0);
 
-        Optional<Attempt> undo = state.fail("node-a", b.epoch(), 1, "card declined", T0, ORDER, AGENT, paused("release"));
+        List<Attempt> undo = state.fail("node-a", b.epoch(), 1, "card declined", T0, ORDER, AGENT, paused("release"));
 
         assertTrue(undo.isEmpty());
         assertEquals(ProcessState.Compensating, state.processState());
@@ -560,7 +560,7 @@ class OrderStateTest {
     @Test
     void aRetriedOrderParkedOnAPausedOperationShowsNoDeadline() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         OffsetDateTime later = reserve.completeBy().plusSeconds(1);
         state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
 
@@ -569,5 +569,147 @@ class OrderStateTest {
         assertEquals("reserve", state.pausedOn());
         assertNull(state.completeBy(), "the retry's deadline does not run while the order waits");
         assertEquals(1, state.failureCount(), "the expiry before the pause counts; the wait does not");
+    }
+
+    /** reserve, then ship and invoice in parallel (group "fulfil"), then notify. */
+    private static final WorkflowDefinition FORKED = new WorkflowDefinition("forked", List.of(
+            step("reserve", "release", OnExhausted.COMPENSATE),
+            step("ship", "cancel", OnExhausted.COMPENSATE).inGroup("fulfil"),
+            step("invoice", "void", OnExhausted.COMPENSATE).inGroup("fulfil"),
+            step("notify", null, OnExhausted.COMPENSATE)));
+
+    private static List<Attempt> startGroup(OrderState state) {
+        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER).get(0);
+        return state.succeed("node-a", reserve.epoch(), 0, T0, FORKED, AGENT);
+    }
+
+    @Test
+    void aGroupsBranchesStartTogetherEachWithItsOwnAttemptAndTheNextStepWaitsForAll() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+
+        assertEquals(List.of("ship", "invoice"), branches.stream().map(Attempt::stepName).toList());
+        assertTrue(branches.get(0).epoch() != branches.get(1).epoch(), "each branch its own epoch");
+        assertTrue(state.isCurrent(branches.get(0).epoch(), 1) && state.isCurrent(branches.get(1).epoch(), 2));
+        assertFalse(state.isCurrent(branches.get(1).epoch(), 1), "one branch's epoch does not answer the other");
+        assertFalse(state.holdsToken(1, branches.get(1).token()), "nor its token");
+
+        assertTrue(state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(1), FORKED, AGENT).isEmpty(),
+                "invoice done, ship still running: nothing starts");
+        assertEquals(ProcessState.Processing, state.processState());
+        assertEquals("node-a", state.lockedBy(), "the running branch holds the order");
+        Attempt notify = state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(2), FORKED, AGENT).get(0);
+        assertEquals("notify", notify.stepName());
+        state.succeed("node-a", notify.epoch(), 3, T0.plusSeconds(3), FORKED, AGENT);
+        assertEquals(ProcessState.Processed, state.processState());
+    }
+
+    @Test
+    void aBranchRefusedForGoodAbandonsItsRunningSiblingAndEverythingIsUndoneNewestFirstAfterItsCompleteBy() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        Attempt ship = branches.get(0);
+        Attempt invoice = branches.get(1);
+        state.drainHistory();
+
+        // invoice completes first; then ship is refused
+        state.succeed("node-a", invoice.epoch(), 2, T0.plusSeconds(1), FORKED, AGENT);
+        Attempt voidInvoice = state.fail("node-a", ship.epoch(), 1, "no carrier", T0.plusSeconds(2), FORKED, AGENT).get(0);
+        assertEquals("void", voidInvoice.operation(), "nothing in flight to wait for: undoing starts at once");
+
+        OrderState running = pending(FORKED);
+        List<Attempt> both = startGroup(running);
+        running.fail("node-a", both.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(2), FORKED, AGENT);
+        assertEquals(ProcessState.Compensating, running.processState());
+        assertEquals(StepStatus.TimedOut, running.steps().get(1).state(), "ship abandoned: its outcome unknown");
+        assertNull(running.lockedBy());
+        assertEquals(both.get(0).completeBy(), running.notBefore(), "its agent may call until its complete-by");
+        assertFalse(running.isCurrent(both.get(0).epoch(), 1), "ship's late reply is stale");
+        assertFalse(running.isClaimable(T0.plusSeconds(3)));
+        Attempt cancelShip = running.claim("node-b", both.get(0).completeBy(), FORKED, SCHEDULER).get(0);
+        assertEquals("cancel", cancelShip.operation(), "the abandoned branch is undone first (newest)");
+        Attempt release = running.succeed("node-b", cancelShip.epoch(), 1, T0.plusSeconds(40), FORKED, AGENT).get(0);
+        assertEquals("release", release.operation());
+
+        // back to the first order: invoice completed before ship failed, so invoice is undone, then reserve
+        Attempt release2 = state.succeed("node-a", voidInvoice.epoch(), 2, T0.plusSeconds(3), FORKED, AGENT).get(0);
+        assertEquals("release", release2.operation());
+        state.succeed("node-a", release2.epoch(), 0, T0.plusSeconds(4), FORKED, AGENT);
+        assertEquals(ProcessState.Compensated, state.processState());
+        assertEquals(StepStatus.Failed, state.steps().get(1).state(), "the refused step was not applied: not undone");
+    }
+
+    @Test
+    void branchesAreUndoneInReverseOrderOfCompletionNotOfPosition() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT); // ship first
+        Attempt notify = state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(2), FORKED, AGENT).get(0);
+        Attempt first = state.fail("node-a", notify.epoch(), 3, "mail refused", T0.plusSeconds(3), FORKED, AGENT).get(0);
+        assertEquals("void", first.operation(), "invoice completed last: undone first");
+        Attempt second = state.succeed("node-a", first.epoch(), 2, T0.plusSeconds(4), FORKED, AGENT).get(0);
+        assertEquals("cancel", second.operation());
+        Attempt third = state.succeed("node-a", second.epoch(), 1, T0.plusSeconds(5), FORKED, AGENT).get(0);
+        assertEquals("release", third.operation());
+    }
+
+    @Test
+    void anExpiredBranchIsRetriedAloneWhileItsSiblingRunsAndTheRetryStartsWhenDue() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
+        // ship answered in time; invoice did not
+        assertTrue(state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT).isEmpty());
+        assertEquals(List.of("invoice"), state.expiredSteps(later));
+        state.retryAfterExpiry("invoice", later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
+        assertEquals(ProcessState.Pending, state.processState(), "nothing runs: the order waits for the retry");
+        assertEquals(later.plusSeconds(5), state.notBefore());
+
+        OrderState both = pending(FORKED);
+        List<Attempt> running = startGroup(both);
+        // invoice expires while ship still runs (ship's deadline is later: started later)
+        OffsetDateTime shipDeadline = running.get(0).completeBy();
+        both.retryAfterExpiry("invoice", later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
+        assertEquals(ProcessState.Processing, both.processState(), "ship keeps running");
+        assertEquals(StepStatus.Running, both.steps().get(1).state());
+        assertEquals(StepStatus.NotStarted, both.steps().get(2).state());
+        assertFalse(both.isClaimable(later.plusSeconds(4)));
+        assertTrue(both.isClaimable(later.plusSeconds(5)), "the branch's retry is due");
+        Attempt retry = both.claim("node-b", later.plusSeconds(5), FORKED, SCHEDULER).get(0);
+        assertEquals("invoice", retry.stepName());
+        assertNull(both.notBefore());
+        assertEquals(shipDeadline.isBefore(retry.completeBy()) ? shipDeadline : retry.completeBy(), both.completeBy(),
+                "the order's complete-by is its branches' earliest");
+        assertTrue(both.isCurrent(running.get(0).epoch(), 1), "ship's attempt was left alone");
+        assertFalse(both.isCurrent(running.get(1).epoch(), 2), "invoice's first attempt is dead");
+    }
+
+    @Test
+    void aBranchThatGivesUpAfterExpiryAbandonsItsSibling() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
+        for (int i = 0; i < 2; i++) { // maxRetries 2
+            state.retryAfterExpiry("invoice", later, later, later.plusSeconds(60), SUPERVISOR);
+            state.claim("node-a", later, FORKED, SCHEDULER);
+            later = later.plus(LEASE).plusSeconds(1);
+        }
+        assertTrue(state.expiredSteps(later).contains("invoice"));
+        assertTrue(state.giveUpAfterExpiry("invoice", later, FORKED, SUPERVISOR));
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertTrue(state.steps().stream().noneMatch(s -> s.lockedBy() != null), "nothing runs any more");
+        assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
+        assertEquals(StepStatus.TimedOut, state.steps().get(2).state());
+        assertFalse(state.isCurrent(branches.get(0).epoch(), 1));
+    }
+
+    @Test
+    void cancellingAnOrderWithBranchesInFlightAbandonsEachAndWaitsOutTheLatestCompleteBy() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        assertTrue(state.cancel(T0.plusSeconds(1), FORKED, Actor.of(Actor.Kind.operator, "ops"), "customer left"));
+        assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
+        assertEquals(StepStatus.TimedOut, state.steps().get(2).state());
+        assertEquals(branches.get(1).completeBy(), state.notBefore());
     }
 }

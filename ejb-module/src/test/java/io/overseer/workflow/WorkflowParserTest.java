@@ -103,4 +103,37 @@ class WorkflowParserTest {
         WorkflowDefinitionException e = assertThrows(WorkflowDefinitionException.class, () -> parser.parse(json, "t"));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
+
+    @Test
+    void aParallelGroupRunsItsStepsTogetherAndItsCanonicalFormReadsBackToTheSameVersion() {
+        WorkflowDefinition forked = parser.parse("""
+                {"workflows":[{"name":"w","steps":[{"name":"a"},
+                 {"group":"both","steps":[{"name":"b","compensation":"undo-b"},{"name":"c","maxRetries":1}]},
+                 {"name":"d"}]}]}""", "t").get(0);
+        assertEquals(List.of("a", "b", "c", "d"), forked.stepNames());
+        assertEquals(List.of("b", "c"), forked.stage("c"));
+        assertEquals(List.of("a"), forked.stage("a"));
+        assertEquals("both", forked.step("b").group());
+        WorkflowDefinition stored = parser.parseOne(forked.canonicalJson(), "stored");
+        assertEquals(forked, stored);
+        assertEquals(forked.version(), stored.version());
+        assertTrue(forked.canonicalJson().contains("{\"group\":\"both\",\"steps\":["), forked.canonicalJson());
+    }
+
+    @Test
+    void anInvalidGroupFailsTheDefinitionNamingTheWorkflowAndTheGroup() {
+        for (String[] bad : new String[][] {
+                {"{\"group\":\"g\",\"steps\":[{\"name\":\"b\"}]}", "workflow 'w', group 'g': a parallel group needs at least two steps, has 1"},
+                {"{\"group\":\"g\",\"steps\":[{\"name\":\"b\"},{\"name\":\"wait\",\"event\":\"ok\",\"completeBy\":\"PT1H\"}]}",
+                        "group 'g', step 'wait': waits for an event, which a parallel group cannot hold"},
+                {"{\"group\":\"g\",\"steps\":[{\"name\":\"b\"},{\"group\":\"h\",\"steps\":[]}]}", "group 'g': groups cannot nest"},
+                {"{\"group\":\"g\",\"steps\":[{\"name\":\"b\"},{\"name\":\"c\"}]},{\"group\":\"g\",\"steps\":[{\"name\":\"d\"},{\"name\":\"e\"}]}",
+                        "group 'g': appears twice"},
+                {"{\"group\":\"g\",\"steps\":[{\"name\":\"a\"},{\"name\":\"c\"}]}", "step 'a' appears twice"},
+                {"{\"group\":\"g\",\"parallel\":true,\"steps\":[{\"name\":\"b\"},{\"name\":\"c\"}]}", "unknown field 'parallel'"}}) {
+            WorkflowDefinitionException e = assertThrows(WorkflowDefinitionException.class, () -> parser.parse(
+                    "{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\"}," + bad[0] + "]}]}", "t"), bad[0]);
+            assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+        }
+    }
 }
