@@ -19,10 +19,24 @@ public class OrderQueries {
 
     @Inject
     StateStore store;
+    @Inject
+    io.overseer.workflow.WorkflowRegistry workflows;
 
     public Optional<OrderView> find(String orderId) {
         return store.order(orderId)
-                .flatMap(order -> store.read(orderId).map(state -> OrderView.of(order, state)));
+                .flatMap(order -> store.read(orderId).map(state -> OrderView.of(order, state, definition(state))));
+    }
+
+    /**
+     * The definition the order runs under, for its steps' groups and events; null if this deployment cannot
+     * read it (a workflow removed with no version stored): the order is still shown, without them.
+     */
+    private io.overseer.workflow.WorkflowDefinition definition(OrderState state) {
+        try {
+            return workflows.get(state.workflow(), state.workflowVersion());
+        } catch (io.overseer.workflow.WorkflowDefinitionException e) {
+            return null;
+        }
     }
 
     /** One page of the listing; see {@link StateStore#list}. */

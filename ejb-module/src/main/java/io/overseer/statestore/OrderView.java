@@ -35,19 +35,30 @@ public record OrderView(
     public record Item(String sku, int quantity) {
     }
 
+    /**
+     * One step's record. {@code group}: the parallel group it runs in, null for a step on its own;
+     * {@code event}: the external event it waits for, null for a remote call; {@code heartbeatBy}: while an
+     * attempt of a step with a heartbeat runs, when it expires unless its agent reports in.
+     */
     @JsonbNillable
-    @JsonbPropertyOrder({"name", "state", "lockedBy", "completeBy", "failureCount", "attempts", "updatedAt"})
-    public record Step(String name, StepStatus state, String lockedBy, OffsetDateTime completeBy, int failureCount,
-                       int attempts, OffsetDateTime updatedAt) {
+    @JsonbPropertyOrder({"name", "group", "event", "state", "lockedBy", "completeBy", "heartbeatBy", "failureCount",
+            "attempts", "updatedAt"})
+    public record Step(String name, String group, String event, StepStatus state, String lockedBy,
+                       OffsetDateTime completeBy, OffsetDateTime heartbeatBy, int failureCount, int attempts,
+                       OffsetDateTime updatedAt) {
     }
 
-    public static OrderView of(CustomerOrder order, OrderState state) {
+    /** The snapshot, with each step's group and event from {@code definition} (null if it cannot be read). */
+    public static OrderView of(CustomerOrder order, OrderState state, io.overseer.workflow.WorkflowDefinition definition) {
         return new OrderView(order.orderId(), order.customerId(),
                 order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(),
                 state.workflow(), state.workflowVersion(), state.processState(), state.failureCount(), state.lockedBy(),
                 state.completeBy(), state.notBefore(), state.lastError(), state.pausedOn(), state.createdAt(), state.updatedAt(),
                 state.steps().stream()
-                        .map(step -> new Step(step.name(), step.state(), step.lockedBy(), step.completeBy(),
+                        .map(step -> new Step(step.name(),
+                                definition == null ? null : definition.step(step.name()).group(),
+                                definition == null ? null : definition.step(step.name()).event(),
+                                step.state(), step.lockedBy(), step.completeBy(), step.heartbeatBy(),
                                 step.failureCount() + step.compensationFailures(), step.attempts(), step.updatedAt()))
                         .toList());
     }

@@ -61,9 +61,17 @@ public record WorkflowDefinition(String name, List<StepDefinition> steps, String
         return steps.stream().filter(step -> group.equals(step.group())).map(StepDefinition::name).toList();
     }
 
-    /** Whether any step runs in a parallel group. */
-    public boolean hasGroups() {
-        return steps.stream().anyMatch(step -> step.group() != null);
+    /** The steps in order, a group's in brackets: {@code reserve → [ship ∥ invoice] → notify}, for logs. */
+    public String outline() {
+        List<String> stages = new java.util.ArrayList<>();
+        for (StepDefinition step : steps) {
+            if (step.group() == null) {
+                stages.add(step.name());
+            } else if (stage(step.name()).get(0).equals(step.name())) {
+                stages.add("[" + String.join(" ∥ ", stage(step.name())) + "]");
+            }
+        }
+        return String.join(" → ", stages);
     }
 
     /** {@code name@version}, as logs, the history and the console name a definition. */

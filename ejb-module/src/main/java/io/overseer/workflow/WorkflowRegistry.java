@@ -93,7 +93,7 @@ public class WorkflowRegistry {
                         + definition.label());
             }
             versions.put(new Version(definition.name(), definition.version()), definition);
-            LOG.info(() -> "Workflow " + definition.label() + ": " + String.join(" → ", definition.stepNames()));
+            LOG.info(() -> "Workflow " + definition.label() + ": " + definition.outline());
         }
         current = Map.copyOf(loaded);
         inUse = stored.inUse();
@@ -109,7 +109,7 @@ public class WorkflowRegistry {
             if (!running.contains(definition)) {
                 running.add(definition);
                 LOG.info(() -> "Workflow " + definition.label() + " kept for " + use.orders() + " unfinished orders: "
-                        + String.join(" → ", definition.stepNames()));
+                        + definition.outline());
             }
         }
         this.running = List.copyOf(running);

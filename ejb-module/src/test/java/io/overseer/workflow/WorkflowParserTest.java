@@ -114,6 +114,7 @@ class WorkflowParserTest {
         assertEquals(List.of("b", "c"), forked.stage("c"));
         assertEquals(List.of("a"), forked.stage("a"));
         assertEquals("both", forked.step("b").group());
+        assertEquals("a → [b ∥ c] → d", forked.outline());
         WorkflowDefinition stored = parser.parseOne(forked.canonicalJson(), "stored");
         assertEquals(forked, stored);
         assertEquals(forked.version(), stored.version());
@@ -135,5 +136,15 @@ class WorkflowParserTest {
                     "{\"workflows\":[{\"name\":\"w\",\"steps\":[{\"name\":\"a\"}," + bad[0] + "]}]}", "t"), bad[0]);
             assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
         }
+    }
+
+    /** The samples ./run loads (the launcher's resource) are valid definitions: a typo would stop the demo's deployment. */
+    @Test
+    void theSampleWorkflowsOfRunParse() throws IOException {
+        String json = java.nio.file.Files.readString(java.nio.file.Path.of(
+                "../launcher/src/main/resources/io/overseer/launcher/sample-workflows.json"));
+        List<WorkflowDefinition> samples = parser.parse(json, "sample-workflows.json");
+        assertEquals(List.of("fulfilment", "approval"), samples.stream().map(WorkflowDefinition::name).toList());
+        assertEquals(List.of("arrange-shipping", "issue-invoice"), samples.get(0).stage("issue-invoice"));
     }
 }

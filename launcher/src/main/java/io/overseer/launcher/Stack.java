@@ -77,7 +77,8 @@ public final class Stack implements AutoCloseable {
             AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
                     options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    consoleLinked(instance.appProperties(options.appProperties()), options), null, options.bindAddress());
+                    samplesLinked(consoleLinked(instance.appProperties(options.appProperties()), options), dataDir),
+                    null, options.bindAddress());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }
@@ -113,6 +114,7 @@ public final class Stack implements AutoCloseable {
                 startNode(broker);
             }
             startNode(simulator);
+            writeSampleWorkflows(dataDir);
             for (AppServerNode server : appServers) {
                 startNode(server);
             }
@@ -313,4 +315,31 @@ public final class Stack implements AutoCloseable {
     }
 
     static final String BROKER_CONSOLE_URL = "overseer.console.broker-console-url";
+    static final String WORKFLOWS_FILE = "overseer.workflows.file";
+    static final String SAMPLE_WORKFLOWS = "sample-workflows.json";
+
+    /**
+     * The sample workflows (beside the built-in "order": one with a parallel group, one that waits for an
+     * approval), loaded in the stack ./run starts, whose simulator performs any operation, unless the
+     * user names a workflows file or their own services (which may not perform the samples' operations,
+     * and a deployment refuses a workflow whose operation no service performs).
+     */
+    static Map<String, String> samplesLinked(Map<String, String> properties, Path dataDir) {
+        if (properties.containsKey(WORKFLOWS_FILE) || properties.containsKey("overseer.agent.http-services")) {
+            return properties;
+        }
+        Map<String, String> linked = new java.util.LinkedHashMap<>(properties);
+        linked.put(WORKFLOWS_FILE, dataDir.resolve(SAMPLE_WORKFLOWS).toAbsolutePath().toString());
+        return linked;
+    }
+
+    /** Writes the samples ({@link #samplesLinked}) where the servers read them, fresh at every start. */
+    private void writeSampleWorkflows(Path dataDir) throws java.io.IOException {
+        try (var in = Stack.class.getResourceAsStream(SAMPLE_WORKFLOWS)) {
+            if (in == null) {
+                throw new IllegalStateException("the launcher jar lacks its resource " + SAMPLE_WORKFLOWS);
+            }
+            java.nio.file.Files.write(dataDir.resolve(SAMPLE_WORKFLOWS), in.readAllBytes());
+        }
+    }
 }

@@ -65,10 +65,15 @@ final class OperationHandler {
         counters.faultInjected();
         switch (fault.mode()) {
             case LATENCY -> pause(fault.latencyMs());
-            case ERROR -> throw ProblemException.serviceUnavailable(
-                    "Injected transient fault for " + operation + "; nothing was applied");
-            case FATAL -> throw ProblemException.unprocessable(
-                    "Injected nontransient fault for " + operation + "; nothing was applied");
+            // A refusal may come late too (latencyMs): a service that thinks before it says no.
+            case ERROR -> {
+                pause(fault.latencyMs());
+                throw ProblemException.serviceUnavailable("Injected transient fault for " + operation + "; nothing was applied");
+            }
+            case FATAL -> {
+                pause(fault.latencyMs());
+                throw ProblemException.unprocessable("Injected nontransient fault for " + operation + "; nothing was applied");
+            }
             case HANG -> {
                 hangs.hold(exchange);
                 return true;

@@ -50,7 +50,7 @@ public final class TestStack implements LauncherSessionListener {
      * with a 5,000-character explanation; "audited", whose long step must beat every 3 s (HeartbeatIT's
      * coded agent does; the simulator, answering at once, need not); "approved", which waits up to 8 s for
      * an "approval" event between two calls (EventIT); "limited", one call whose operation FlowLimitIT's
-     * instances limit.
+     * instances limit; "forked", whose parallel group packs and invoices at once (ParallelIT, CrashRecoveryIT).
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
@@ -73,7 +73,13 @@ public final class TestStack implements LauncherSessionListener {
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
                 {"name": "await-approval", "event": "approval", "completeBy": "PT8S"},
                 {"name": "charge-approved", "compensation": "refund-payment"}]},
-              {"name": "limited", "steps": [{"name": "limited-call", "onExhausted": "error"}]}
+              {"name": "limited", "steps": [{"name": "limited-call", "onExhausted": "error"}]},
+              {"name": "forked", "steps": [
+                {"name": "reserve-inventory", "compensation": "release-inventory"},
+                {"group": "fulfil", "steps": [
+                  {"name": "pack-parcel", "compensation": "unpack-parcel", "completeBy": "PT8S"},
+                  {"name": "issue-invoice", "compensation": "void-invoice", "completeBy": "PT8S"}]},
+                {"name": "send-confirmation"}]}
             ]}
             """;
     private static Map<String, String> appProperties = Map.of();

@@ -39,6 +39,7 @@ class CrashRecoveryIT {
     private static final String CUSTOMER = "c-crash-";
     private static final String STEPPED = "c-stepped-";
     private static final String TERMINATED = "c-sigterm-";
+    private static final String FORKED = "c-forked-crash-";
     /** Steps of the default order workflow: each accepted order applies exactly this many effects. */
     private static final int STEPS = 3;
 
@@ -258,6 +259,56 @@ class CrashRecoveryIT {
             }
             Thread.sleep(100);
         }
+    }
+
+    /**
+     * Parallel groups through a kill -9: orders of the "forked" workflow (reserve, then pack and invoice in
+     * parallel, then confirm) with both branches in flight when the server dies. After the restart each
+     * branch is recovered on its own (its attempt expires and is retried under a new epoch); every order ends
+     * Processed or Compensated, and no effect is applied twice.
+     */
+    @Test
+    void killNineWhileBothBranchesOfAGroupAreInFlightLosesNothingAndAppliesNothingTwice() throws Exception {
+        server = SystemServers.payaraMicro("parallel-branches");
+        server.start();
+        OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
+        SimulatorApi simulator = TestStack.simulator();
+        simulator.clearFaults();
+        simulator.fault("pack-parcel", "latency", 1.0, 3_000);
+        simulator.fault("issue-invoice", "latency", 1.0, 3_000);
+        long appliedTwiceBefore = simulator.stats().get("appliedTwice").asLong();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(api.submit(FORKED + i, "forked"));
+        }
+        awaitCount("SELECT count(*) FROM order_state s JOIN customer_order o ON o.order_id = s.order_id"
+                + " WHERE o.customer_id LIKE ? AND (SELECT count(*) FROM step_state t WHERE t.order_id = s.order_id"
+                + " AND t.state = 'Running' AND t.name IN ('pack-parcel', 'issue-invoice')) = 2", FORKED + "%", 10);
+
+        server.kill9();
+        long bothRunning = TestStack.scalar("SELECT count(*) FROM order_state s JOIN customer_order o ON o.order_id = s.order_id"
+                + " WHERE o.customer_id LIKE ? AND (SELECT count(*) FROM step_state t WHERE t.order_id = s.order_id"
+                + " AND t.locked_by IS NOT NULL) = 2", FORKED + "%");
+        LOG.info("SIGKILLed Payara with " + bothRunning + " of 20 forked orders running both branches");
+        assertTrue(bothRunning >= 1, "the kill must find orders with both branches in flight");
+        simulator.clearFaults();
+        server.start();
+
+        int processed = 0;
+        for (String id : ids) {
+            JsonNode order = api.awaitState(id, Duration.ofSeconds(180), "Processed", "Compensated", "Error");
+            String state = order.get("processState").asText();
+            assertTrue(state.equals("Processed") || state.equals("Compensated"), order.toString());
+            if (state.equals("Processed")) {
+                processed++;
+                List<String> operations = new ArrayList<>();
+                simulator.effects(id).forEach(effect -> operations.add(effect.get("operation").asText()));
+                assertEquals(List.of("issue-invoice", "pack-parcel", "reserve-inventory", "send-confirmation"),
+                        operations.stream().sorted().toList(), "each operation applied once for " + id);
+            }
+        }
+        LOG.info(processed + " of 20 forked orders Processed, the others Compensated");
+        assertEquals(appliedTwiceBefore, simulator.stats().get("appliedTwice").asLong(), simulator.stats().toString());
     }
 
     @Test
