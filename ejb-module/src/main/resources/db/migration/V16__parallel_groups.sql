@@ -17,3 +17,10 @@ UPDATE step_state s SET epoch = o.epoch, heartbeat_by = o.heartbeat_by, running_
 DROP INDEX order_state_running_operation;
 ALTER TABLE order_state DROP COLUMN running_operation;
 CREATE INDEX step_state_running_operation ON step_state (running_operation) WHERE running_operation IS NOT NULL;
+
+-- The per-second flow limit is also kept where calls start (io.overseer.agent.CallPacer): a claim starts an
+-- attempt, but an agent may call several times in one attempt (transient faults) and an attempt may wait in
+-- the broker before its first call, so the agents count the calls' own starts, per second of the database
+-- clock, in this second window.
+ALTER TABLE flow_limit ADD COLUMN call_window_start TIMESTAMPTZ;
+ALTER TABLE flow_limit ADD COLUMN call_window_starts INT NOT NULL DEFAULT 0;

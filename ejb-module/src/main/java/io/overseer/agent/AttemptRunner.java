@@ -36,6 +36,8 @@ public class AttemptRunner {
     AttemptFence fence;
     @Inject
     ShutdownGate gate;
+    @Inject
+    CallPacer pacer;
 
     public Optional<AgentReply> run(AgentRequest request) {
         return run(request, false);
@@ -60,6 +62,16 @@ public class AttemptRunner {
                         new Object[] {request.orderId(), request.operation(), request.epoch()});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
                 return Optional.empty();
+            }
+            if (!paced(request)) {
+                LOG.log(Level.INFO, "Order {0}: {1} not started by its complete-by (per-second flow limit); abandoning silently",
+                        new Object[] {request.orderId(), request.operation()});
+                metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
+                return Optional.empty();
+            }
+            left = remaining(request.completeBy()); // the pacing may have waited
+            if (left.isNegative() || left.isZero()) {
+                continue; // abandoned at the top of the loop, counted there
             }
             if (!gate.enter()) {
                 LOG.log(Level.INFO, "Order {0}: {1} handed back: this instance is shutting down",
@@ -94,6 +106,24 @@ public class AttemptRunner {
                     }
             }
         }
+    }
+
+    /**
+     * Waits, if the operation has a per-second limit, until its call may start ({@link CallPacer}): false if
+     * the complete-by comes first (or the wait is interrupted). Most waits end at the next second.
+     */
+    private boolean paced(AgentRequest request) {
+        if (!pacer.paces(request.operation())) {
+            return true;
+        }
+        for (OffsetDateTime retryAt = pacer.tryStart(request.operation()); retryAt != null;
+                retryAt = pacer.tryStart(request.operation())) {
+            Duration wait = Duration.between(clocks.now(), retryAt);
+            if (!retryAt.isBefore(request.completeBy()) || !sleep(wait, request.completeBy())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private CallResult call(AgentRequest request, Duration timeout) {

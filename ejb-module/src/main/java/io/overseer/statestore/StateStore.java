@@ -232,6 +232,27 @@ public class StateStore {
                 runningOf(operation));
     }
 
+    /** {@link #lockCallWindow}'s statements; public so that the database tests run the very texts. */
+    public static final String CALL_LOCK_SQL = "SELECT call_window_start, call_window_starts FROM flow_limit"
+            + " WHERE operation = ?1 FOR UPDATE";
+    public static final String CALL_SAVE_SQL = "UPDATE flow_limit SET call_window_start = ?2, call_window_starts = ?3"
+            + " WHERE operation = ?1";
+
+    /**
+     * Locks {@code operation}'s flow-limit row and reads the window of its calls' starts (the agents' side of
+     * the per-second limit, {@code io.overseer.agent.CallPacer}); {@code running} is not read (0).
+     */
+    public FlowWindow lockCallWindow(String operation) {
+        em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
+        Object[] window = (Object[]) em.createNativeQuery(CALL_LOCK_SQL).setParameter(1, operation).getSingleResult();
+        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(), 0);
+    }
+
+    public void saveCallWindow(String operation, OffsetDateTime start, int starts) {
+        em.createNativeQuery(CALL_SAVE_SQL).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
+                .executeUpdate();
+    }
+
     public void saveFlowWindow(String operation, OffsetDateTime start, int starts) {
         em.createNativeQuery(FLOW_SAVE_SQL).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
                 .executeUpdate();

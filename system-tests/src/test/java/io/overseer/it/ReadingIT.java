@@ -225,6 +225,10 @@ class ReadingIT extends DeployedWarIT {
         assertEquals("#/components/responses/KeyReused", orders.at("/post/responses/422/$ref").asText(), document.body());
         assertTrue(orders.at("/get/summary").asText().contains("viewer"), document.body());
         assertTrue(openapi.at("/components/schemas/Problem/properties").has("errors"), document.body());
+        assertTrue(openapi.at("/components/schemas/OrderRequest/properties").has("notBefore"), document.body());
+        String stepSchema = openapi.at("/components/schemas").toString();
+        assertTrue(stepSchema.contains("\"group\"") && stepSchema.contains("\"heartbeatBy\""),
+                "the order view's steps show their parallel group and heartbeat deadline: " + stepSchema);
     }
 
     /** Follows {@code next} from the first page to the last; returns every listed order. */
