@@ -226,9 +226,14 @@ class ReadingIT extends DeployedWarIT {
         assertTrue(orders.at("/get/summary").asText().contains("viewer"), document.body());
         assertTrue(openapi.at("/components/schemas/Problem/properties").has("errors"), document.body());
         assertTrue(openapi.at("/components/schemas/OrderRequest/properties").has("notBefore"), document.body());
-        String stepSchema = openapi.at("/components/schemas").toString();
-        assertTrue(stepSchema.contains("\"group\"") && stepSchema.contains("\"heartbeatBy\""),
-                "the order view's steps show their parallel group and heartbeat deadline: " + stepSchema);
+        JsonNode step = openapi.at("/components/schemas/OrderStep/properties");
+        assertTrue(step.has("group") && step.has("event") && step.has("heartbeatBy"),
+                "the order view's steps show their parallel group, awaited event and heartbeat deadline: " + step);
+        assertTrue(openapi.at("/components/schemas/OrderView/properties").has("workflowVersion"), document.body());
+        JsonNode getOrder = openapi.get("paths").get(paths.stream().filter(p -> p.endsWith("/api/orders/{orderId}"))
+                .findFirst().orElseThrow());
+        assertEquals("#/components/schemas/OrderView", getOrder.at("/get/responses/200/content/application~1json/schema/$ref")
+                .asText(), getOrder.toString());
     }
 
     /** Follows {@code next} from the first page to the last; returns every listed order. */

@@ -123,7 +123,7 @@ public class OrdersResource {
     @Path("{orderId}")
     @Operation(summary = "An order, its state record and its steps (role viewer)")
     @APIResponse(responseCode = "200", description = "The order", content = @Content(
-            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class)))
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = "OrderView")))
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
