@@ -154,15 +154,7 @@ public final class BrokerNode implements Node {
         }
         Path cli = layout.artemisHome().resolve("bin/artemis");
         makeExecutable(cli); // unpacking by Maven may drop the mode bit
-        List<String> cmd = new ArrayList<>(List.of(cli.toString(), "create", "--silent",
-                // The console admits this role (hawtio.role, management.xml); users are written by writeUsers().
-                "--user", user(), "--password", password(), "--role", BrokerUser.OPERATOR, "--require-login",
-                "--name", "overseer",
-                "--host", "127.0.0.1", "--http-host", "127.0.0.1", "--http-port", Integer.toString(consolePort),
-                "--default-port", Integer.toString(port),
-                // One acceptor only: protocol-specific ones use fixed ports that parallel test brokers share.
-                "--no-amqp-acceptor", "--no-mqtt-acceptor", "--no-stomp-acceptor", "--no-hornetq-acceptor",
-                "--nio", "--java-memory", "1G"));
+        List<String> cmd = createCommand(cli, user(), port, consolePort);
         if (exists) {
             cmd.add("--force");
         }
@@ -175,6 +167,26 @@ public final class BrokerNode implements Node {
             throw new IllegalStateException("artemis create failed. Last log lines:\n" + create.tail(30));
         }
         Files.writeString(marker, signature + System.lineSeparator());
+    }
+
+    /**
+     * The {@code artemis create} command line. The user it names gets a password made up here and never
+     * used: {@link #writeUsers()} replaces the users file right after, before the broker first starts. A
+     * command line is visible to every local user ({@code ps}) while it runs; the real passwords are only
+     * ever in files readable by their owner.
+     */
+    static List<String> createCommand(Path cli, String user, int port, int consolePort) {
+        byte[] random = new byte[24];
+        new java.security.SecureRandom().nextBytes(random);
+        return new ArrayList<>(List.of(cli.toString(), "create", "--silent",
+                // The console admits this role (hawtio.role, management.xml); users are written by writeUsers().
+                "--user", user, "--password", java.util.HexFormat.of().formatHex(random), "--role", BrokerUser.OPERATOR,
+                "--require-login", "--name", "overseer",
+                "--host", "127.0.0.1", "--http-host", "127.0.0.1", "--http-port", Integer.toString(consolePort),
+                "--default-port", Integer.toString(port),
+                // One acceptor only: protocol-specific ones use fixed ports that parallel test brokers share.
+                "--no-amqp-acceptor", "--no-mqtt-acceptor", "--no-stomp-acceptor", "--no-hornetq-acceptor",
+                "--nio", "--java-memory", "1G"));
     }
 
     /**

@@ -31,4 +31,16 @@ class BrokerUserTest {
     void generatedPasswordsDiffer() {
         assertNotEquals(BrokerUser.generated("a", "x").password(), BrokerUser.generated("a", "x").password());
     }
+
+    /** A command line is visible to every local user while it runs: artemis create never carries a real password. */
+    @Test
+    void theCreateCommandLineCarriesAThrowawayPasswordNotTheUsersOne() {
+        BrokerUser application = BrokerUser.generated("overseer-app", BrokerUser.APPLICATION);
+        List<String> first = BrokerNode.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
+        List<String> second = BrokerNode.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
+        String password = first.get(first.indexOf("--password") + 1);
+        assertTrue(!first.contains(application.password()), first.toString());
+        assertEquals(48, password.length(), "random, 24 bytes in hex");
+        assertNotEquals(password, second.get(second.indexOf("--password") + 1), "made up at each creation");
+    }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.EventStream;
+import io.overseer.support.Poll;
 import io.overseer.support.Http;
 import io.overseer.support.TestStack;
 import java.io.ByteArrayOutputStream;
@@ -179,6 +180,72 @@ class ReadingIT extends DeployedWarIT {
             throw new AssertionError("The event stream of order " + orderId + " did not reach its end in " + timeout
                     + " while another client left its own stream unread; order now: " + api.get(orderId), e);
         }
+    }
+
+    /**
+     * One user cannot take every event stream from the others: past its share (5 on the test servers) its
+     * next stream is a 429 problem with Retry-After, counted in the metrics, while another user still
+     * connects. The order watched is a delayed one, so that every stream stays open.
+     */
+    @Test
+    void oneUserHoldsAtMostItsShareOfEventStreamsAndOthersStillConnect() throws Exception {
+        String orderId = delayedOrder("c-sse-share");
+        URI events = api.base().resolve("api/orders/" + orderId + "/events");
+        List<java.net.http.HttpResponse<InputStream>> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < TestStack.MAX_STREAMS_PER_USER; i++) {
+                var stream = Http.client().send(Http.authorized(HttpRequest.newBuilder(events)
+                        .header("Accept", "text/event-stream"), api.credentials()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+                open.add(stream);
+                assertEquals(200, stream.statusCode(), "stream " + (i + 1));
+            }
+            Http.Reply refused = Http.send(Http.authorized(HttpRequest.newBuilder(events)
+                    .header("Accept", "text/event-stream"), api.credentials()));
+            JsonNode problem = assertProblem(refused, 429);
+            assertTrue(problem.get("detail").asText().contains("open event streams"), refused.body());
+            assertEquals("5", refused.headers().firstValue("Retry-After").orElse(null), refused.headers().toString());
+
+            var other = Http.client().send(Http.authorized(HttpRequest.newBuilder(events)
+                    .header("Accept", "text/event-stream"), TestStack.credentials(TestStack.VIEWER)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+            open.add(other);
+            assertEquals(200, other.statusCode(), "another user still connects");
+            String metrics = Http.get(api.base().resolve("api/metrics"), api.credentials()).body();
+            assertTrue(metrics.contains("overseer_event_streams_refused_total{reason=\"per-user\"}"), "refusals counted");
+        } finally {
+            for (var stream : open) {
+                stream.body().close();
+            }
+            // The server drops a stream when its order moves on (or at the next keep-alive): cancel the order,
+            // and wait until the user may open a stream again, so that the next test starts with its share.
+            api.operator(orderId, "cancel", "test done", TestStack.OPERATOR.name(), TestStack.OPERATOR.password());
+            api.awaitState(orderId, WAIT, "Compensated");
+            String probe = delayedOrder("c-sse-probe");
+            URI probeEvents = api.base().resolve("api/orders/" + probe + "/events");
+            Poll.until("the closed streams to be released", WAIT, () -> {
+                try {
+                    var stream = Http.client().send(Http.authorized(HttpRequest.newBuilder(probeEvents)
+                            .header("Accept", "text/event-stream"), api.credentials()).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+                    stream.body().close();
+                    return stream.statusCode() == 200;
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            api.operator(probe, "cancel", "test done", TestStack.OPERATOR.name(), TestStack.OPERATOR.password());
+            api.awaitState(probe, WAIT, "Compensated");
+        }
+    }
+
+    /** An order that waits ten minutes to start: its event stream stays open until it is cancelled. */
+    private String delayedOrder(String customerId) {
+        String later = java.time.Instant.now().plus(Duration.ofMinutes(10)).toString();
+        Http.Reply accepted = api.submitRaw("application/json", "{\"customerId\":\"" + customerId + "\",\"items\":[{"
+                + "\"sku\":\"A-1\",\"quantity\":1}],\"notBefore\":\"" + later + "\"}");
+        assertEquals(202, accepted.status(), accepted.body());
+        return accepted.json().get("orderId").asText();
     }
 
     @Test

@@ -41,6 +41,8 @@ public final class TestStack implements LauncherSessionListener {
 
     /** Retries the supervisor grants before Error, as configured for the servers tests start. */
     public static final int MAX_RETRIES = 3;
+    /** Event streams one user may hold open on one test server at once. */
+    public static final int MAX_STREAMS_PER_USER = 5;
     /**
      * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
      * a single step that stops in Error when it gives up, a two-step "express" order, "slow-ship" (its
@@ -155,7 +157,9 @@ public final class TestStack implements LauncherSessionListener {
                 "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
                 "overseer.supervisor.retry-complete-by", "PT10S",
                 "overseer.scheduler.stranded-after", "PT5S",
-                "overseer.workflows.file", workflows.toString());
+                "overseer.workflows.file", workflows.toString(),
+                // low enough for ReadingIT to reach with a few streams
+                "overseer.events.max-streams-per-user", Integer.toString(MAX_STREAMS_PER_USER));
         publishArquillianProperties();
     }
 

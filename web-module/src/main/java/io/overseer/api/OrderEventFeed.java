@@ -8,11 +8,11 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.ServiceUnavailableException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +37,25 @@ public class OrderEventFeed {
     static final long KEEP_ALIVE_SECONDS = 15;
     /** Open streams per instance; past it a new one is refused with 503 rather than slowing all. */
     static final int MAX_WATCHERS = 1000;
+    /** How long refusals of one kind are counted before they are logged again (once per burst). */
+    private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Streams refused, by reason, in metrics: {@code per-user} (429) and {@code instance-full} (503). */
+    static final String REFUSED = "overseer.event.streams.refused";
 
-    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    /** Each open stream and the user it was opened for. */
+    private final Map<Subscriber, String> subscribers = new ConcurrentHashMap<>();
+    private final Map<String, BurstLog> refusals = new ConcurrentHashMap<>();
     private ScheduledFuture<?> ticker;
+
+    /**
+     * Open streams one user may hold on this instance: one viewer must not take every stream (the
+     * instance's {@value #MAX_WATCHERS}) from everyone else. Past it: 429 with Retry-After.
+     */
+    @Inject
+    @ConfigProperty(name = "overseer.events.max-streams-per-user", defaultValue = "100")
+    int maxPerUser;
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry metrics;
 
     @Resource
     ManagedScheduledExecutorService executor;
@@ -52,18 +68,66 @@ public class OrderEventFeed {
      * Hands the client {@code backlog} (entries after its Last-Event-ID), then either ends the stream once
      * that is sent (the order already rests) or has the ticker follow the order.
      */
-    void watch(String orderId, int lastSeq, List<HistoryView> backlog, boolean resting, SseEventSink sink, Sse sse) {
-        if (subscribers.size() >= MAX_WATCHERS) {
-            throw new ServiceUnavailableException("Too many open event streams; retry later", 5L);
-        }
+    void watch(String user, String orderId, int lastSeq, List<HistoryView> backlog, boolean resting, SseEventSink sink,
+               Sse sse) {
         Subscriber subscriber = new Subscriber(orderId, lastSeq, sink, Subscriber.Format.of(sse), senders);
+        if (!resting) {
+            admit(user, subscriber);
+        }
         subscriber.hand(backlog);
         if (resting) {
             subscriber.end();
             return;
         }
         startTicker();
-        subscribers.add(subscriber);
+    }
+
+    /**
+     * Takes the stream on, or refuses it: 429 when its user holds {@link #maxPerUser} already (others still
+     * connect), 503 when the instance is full. Each refusal is counted; each kind is logged once per burst.
+     */
+    private synchronized void admit(String user, Subscriber subscriber) {
+        long mine = subscribers.values().stream().filter(user::equals).count();
+        if (mine >= maxPerUser) {
+            refused("per-user", "user " + user + " holds " + mine + " event streams, the most one user may");
+            throw new TooManyStreamsException("You hold " + mine + " open event streams, the most one user may on this"
+                    + " instance; close one, or retry later");
+        }
+        if (subscribers.size() >= MAX_WATCHERS) {
+            refused("instance-full", "this instance holds " + MAX_WATCHERS + " event streams, its most");
+            throw new ServiceUnavailableException("Too many open event streams; retry later", 5L);
+        }
+        subscribers.put(subscriber, user);
+    }
+
+    /** A user's share of the streams is taken: a 429 problem with Retry-After ({@link ProblemMappers}). */
+    static final class TooManyStreamsException extends RuntimeException {
+        static final int RETRY_AFTER_SECONDS = 5;
+
+        TooManyStreamsException(String message) {
+            super(message);
+        }
+    }
+
+    private void refused(String reason, String why) {
+        metrics.counter(REFUSED, "reason", reason).increment();
+        refusals.computeIfAbsent(reason, r -> new BurstLog()).log(why);
+    }
+
+    /** A warning for the first refusal of a burst, then one per quiet period saying how many followed. */
+    private static final class BurstLog {
+        private long lastLogged = System.nanoTime() - QUIET_NANOS;
+        private long since;
+
+        synchronized void log(String why) {
+            since++;
+            if (System.nanoTime() - lastLogged >= QUIET_NANOS) {
+                LOG.log(Level.WARNING, "Event stream refused: {0} ({1} refused of this kind since the last such line)",
+                        new Object[] {why, since});
+                lastLogged = System.nanoTime();
+                since = 0;
+            }
+        }
     }
 
     private synchronized void startTicker() {
@@ -74,11 +138,11 @@ public class OrderEventFeed {
 
     void tick() {
         try {
-            subscribers.removeIf(subscriber -> !subscriber.isOpen());
+            subscribers.keySet().removeIf(subscriber -> !subscriber.isOpen());
             if (subscribers.isEmpty()) {
                 return;
             }
-            List<Subscriber> now = List.copyOf(subscribers);
+            List<Subscriber> now = List.copyOf(subscribers.keySet());
             int from = now.stream().mapToInt(Subscriber::lastSeq).min().orElse(0);
             Map<String, List<HistoryView>> news = queries.historySince(
                     now.stream().map(Subscriber::orderId).distinct().toList(), from);
@@ -118,7 +182,7 @@ public class OrderEventFeed {
         if (ticker != null) {
             ticker.cancel(false);
         }
-        subscribers.forEach(Subscriber::leave);
+        subscribers.keySet().forEach(Subscriber::leave);
         subscribers.clear();
     }
 }

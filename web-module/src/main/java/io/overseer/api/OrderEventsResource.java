@@ -13,6 +13,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 import java.util.List;
@@ -46,14 +47,15 @@ public class OrderEventsResource {
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "429", description = "the user holds the most event streams one user may (overseer.events.max-streams-per-user); Retry-After says when to try again")
     public void events(@PathParam("orderId") String orderId,
                        @Parameter(description = "resume after this event id")
                        @HeaderParam("Last-Event-ID") @Pattern(regexp = "[0-9]{1,9}",
                                message = "must be the id of an event of this stream") String lastEventId,
-                       @Context SseEventSink sink, @Context Sse sse) {
+                       @Context SseEventSink sink, @Context Sse sse, @Context SecurityContext security) {
         List<HistoryView> history = queries.history(orderId).orElseThrow(() -> new NotFoundException("No such order"));
         int after = lastEventId == null ? 0 : Integer.parseInt(lastEventId);
         List<HistoryView> backlog = history.stream().filter(entry -> entry.seq() > after).toList();
-        feed.watch(orderId, after, backlog, OrderEventFeed.endsTask(history), sink, sse);
+        feed.watch(security.getUserPrincipal().getName(), orderId, after, backlog, OrderEventFeed.endsTask(history), sink, sse);
     }
 }

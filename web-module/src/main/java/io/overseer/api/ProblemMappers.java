@@ -163,17 +163,30 @@ public final class ProblemMappers {
         }
     }
 
+    /** One user holds its share of the event streams already: 429, and when to try again. */
+    @Provider
+    public static class TooManyStreams implements ExceptionMapper<OrderEventFeed.TooManyStreamsException> {
+        @Override
+        public Response toResponse(OrderEventFeed.TooManyStreamsException e) {
+            return Response.fromResponse(respond(Problem.of(429, "Too Many Requests", e.getMessage())))
+                    .header("Retry-After", OrderEventFeed.TooManyStreamsException.RETRY_AFTER_SECONDS).build();
+        }
+    }
+
     /** Standard HTTP errors thrown by JAX-RS or resources (404, 405, 415, …) keep their status. */
     @Provider
     public static class Http implements ExceptionMapper<WebApplicationException> {
         @Override
         public Response toResponse(WebApplicationException e) {
             Response.StatusType status = e.getResponse().getStatusInfo();
-            if (status.getStatusCode() >= 500) {
+            // A 503 the application chose (a full instance) was logged where it decided, once per burst.
+            if (status.getStatusCode() >= 500 && !(e instanceof jakarta.ws.rs.ServiceUnavailableException)) {
                 LOG.log(Level.SEVERE, "Request failed", e);
             }
             String detail = status.getStatusCode() < 500 && e.getMessage() != null ? e.getMessage() : status.getReasonPhrase();
-            return respond(Problem.of(status.getStatusCode(), status.getReasonPhrase(), detail));
+            Response problem = respond(Problem.of(status.getStatusCode(), status.getReasonPhrase(), detail));
+            Object retryAfter = e.getResponse().getHeaderString("Retry-After"); // 429 and 503: when to come back
+            return retryAfter == null ? problem : Response.fromResponse(problem).header("Retry-After", retryAfter).build();
         }
     }
 

@@ -56,8 +56,10 @@ class OrderEventFeedTest {
         feed.senders = senders;
         BlockingSink stalled = new BlockingSink(unblock);
         BlockingSink reading = new BlockingSink(null);
-        feed.watch("o-stalled", 0, List.of(), false, stalled, sse());
-        feed.watch("o-read", 0, List.of(), false, reading, sse());
+        feed.maxPerUser = 10;
+        feed.metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        feed.watch("alice", "o-stalled", 0, List.of(), false, stalled, sse());
+        feed.watch("alice", "o-read", 0, List.of(), false, reading, sse());
 
         for (int seq = 1; seq <= 3; seq++) {
             news = Map.of("o-stalled", List.of(entry(seq)), "o-read", List.of(entry(seq)));
@@ -68,6 +70,25 @@ class OrderEventFeedTest {
         assertTrue(reading.arrived.tryAcquire(3, 5, TimeUnit.SECONDS), "every event reached the client that reads: "
                 + reading.sent);
         assertEquals(List.of("1", "2", "3"), reading.sent);
+    }
+
+    /** One user holds at most its share of streams (429), others still connect; the refusal is counted. */
+    @Test
+    void oneUserIsRefusedPastItsShareWhileAnotherIsAdmitted() {
+        feed.executor = scheduledExecutorThatNeverRuns();
+        feed.senders = senders;
+        feed.maxPerUser = 2;
+        var metrics = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        feed.metrics = metrics;
+        feed.watch("alice", "o-1", 0, List.of(), false, new BlockingSink(null), sse());
+        feed.watch("alice", "o-2", 0, List.of(), false, new BlockingSink(null), sse());
+        OrderEventFeed.TooManyStreamsException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                OrderEventFeed.TooManyStreamsException.class,
+                () -> feed.watch("alice", "o-3", 0, List.of(), false, new BlockingSink(null), sse()));
+        assertTrue(refused.getMessage().contains("You hold 2 open event streams"), refused.getMessage());
+        feed.watch("bob", "o-3", 0, List.of(), false, new BlockingSink(null), sse());
+        feed.watch("alice", "o-4", 0, List.of(), true, new BlockingSink(null), sse()); // a resting order's stream ends at once
+        assertEquals(1.0, metrics.counter(OrderEventFeed.REFUSED, "reason", "per-user").count());
     }
 
     private static HistoryView entry(int seq) {
