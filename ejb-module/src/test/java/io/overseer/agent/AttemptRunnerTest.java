@@ -51,6 +51,18 @@ class AttemptRunnerTest {
                 return circuit;
             }
         };
+        runner.pacer = new CallPacer() {
+            @Override
+            public boolean paces(String operation) {
+                return paced;
+            }
+
+            @Override
+            public java.time.OffsetDateTime tryStart(String operation) {
+                starts.add(operation);
+                return pacedUntil.isEmpty() ? null : pacedUntil.poll();
+            }
+        };
         runner.gate = new ShutdownGate() {
             @Override
             public synchronized boolean enter() {
@@ -97,6 +109,37 @@ class AttemptRunnerTest {
     private static AgentRequest request(Duration left) {
         return new AgentRequest("o-1", 1, 0, "t0ken", "charge-payment", "o-1:charge-payment",
                 OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of(), null, java.util.Map.of());
+    }
+
+    /** Per-second flow limit: a limited operation's call waits for a start, each retry takes one too. */
+    private volatile boolean paced;
+    private final java.util.Queue<java.time.OffsetDateTime> pacedUntil = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final List<String> starts = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Test
+    void aPacedCallWaitsForItsStartAndEachRetryTakesOne() {
+        paced = true;
+        pacedUntil.add(runner.clocks.now().plusNanos(20_000_000)); // the second is full: try again in 20 ms
+        outcomes.add(CallResult.transientFault("HTTP 503: busy"));
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(10)));
+
+        assertTrue(reply.isPresent());
+        assertEquals(List.of("charge-payment", "charge-payment", "charge-payment"), starts,
+                "asked twice for the first call (full, then admitted), once for the retry");
+        assertEquals(List.of("call charge-payment", "transient charge-payment", "retry charge-payment",
+                "call charge-payment"), events);
+    }
+
+    @Test
+    void aCallThatCannotStartBeforeItsCompleteByIsAbandonedWithoutACall() {
+        paced = true;
+        pacedUntil.add(runner.clocks.now().plusSeconds(60));
+
+        Optional<AgentReply> reply = runner.run(request(Duration.ofSeconds(1)));
+
+        assertTrue(reply.isEmpty(), "abandoned silently: the supervisor retries it");
+        assertTrue(events.stream().noneMatch(event -> event.startsWith("call")), events.toString());
     }
 
     @Test

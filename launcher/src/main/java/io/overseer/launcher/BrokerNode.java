@@ -252,12 +252,29 @@ public final class BrokerNode implements Node {
             values.put("CLUSTER_USER", ha.clusterUser());
             values.put("CLUSTER_PASSWORD", ha.clusterPassword());
         }
-        String xml = Templates.substitute(text, values);
+        String xml = BrokerXml.withQueueLimits(Templates.substitute(text, values), clientQueueLimits(users));
         Set<String> left = Templates.unresolved(xml);
         if (!left.isEmpty()) {
             LOG.warn("broker.xml template has placeholders the launcher does not know: {}", left);
         }
         Files.writeString(instanceDir.resolve("etc/broker.xml"), xml);
+    }
+
+    /** Queues one client user may hold at once: its reply queues and temporary queues (security issue 16). */
+    static final int CLIENT_MAX_QUEUES = 32;
+
+    /**
+     * The clients' queue caps: every user that is neither the application (which makes a temporary queue per
+     * management call and the notification queues clients ask for) nor an operator (who administers queues).
+     */
+    static Map<String, Integer> clientQueueLimits(List<BrokerUser> users) {
+        Map<String, Integer> limits = new java.util.TreeMap<>();
+        for (BrokerUser user : users) {
+            if (!user.roles().contains(BrokerUser.APPLICATION) && !user.roles().contains(BrokerUser.OPERATOR)) {
+                limits.put(user.name(), CLIENT_MAX_QUEUES);
+            }
+        }
+        return limits;
     }
 
     /** The scripts pick java from JAVA_HOME: use the launcher's JDK rather than whatever PATH has. */

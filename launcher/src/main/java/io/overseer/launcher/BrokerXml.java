@@ -31,4 +31,31 @@ final class BrokerXml {
         String ha = haFragment.replace(ROLE_SLOT, roleFragment.strip());
         return brokerXml.substring(0, end) + "\n" + ha.strip() + "\n\n   " + brokerXml.substring(end);
     }
+
+    /**
+     * {@code brokerXml} with a {@code <resource-limit-settings>} entry per user just before {@code </core>}:
+     * the most queues each may hold at once (Artemis matches these by exact user name, without wildcards, so
+     * they cannot live in the shared template). Clients create their reply and temporary queues; without a
+     * cap one of them could create queues until the broker's memory or disk gives out.
+     */
+    static String withQueueLimits(String brokerXml, java.util.Map<String, Integer> maxQueuesByUser) {
+        if (maxQueuesByUser.isEmpty()) {
+            return brokerXml;
+        }
+        int end = brokerXml.indexOf(CORE_END);
+        if (end < 0) {
+            throw new IllegalStateException("broker.xml has no " + CORE_END + " to take the resource limits");
+        }
+        StringBuilder limits = new StringBuilder("<resource-limit-settings>\n");
+        new java.util.TreeMap<>(maxQueuesByUser).forEach((user, max) -> {
+            if (!user.matches("[A-Za-z0-9._-]+")) {
+                throw new IllegalArgumentException("a broker user name the launcher writes must match [A-Za-z0-9._-]+: " + user);
+            }
+            limits.append("         <resource-limit-setting match=\"").append(user).append("\">\n")
+                    .append("            <max-queues>").append(max).append("</max-queues>\n")
+                    .append("         </resource-limit-setting>\n");
+        });
+        limits.append("      </resource-limit-settings>");
+        return brokerXml.substring(0, end) + "   " + limits + "\n   " + brokerXml.substring(end);
+    }
 }

@@ -79,4 +79,29 @@ class BrokerXmlTest {
         }
         return null;
     }
+
+    /** Each client user's queue cap is written into core, parsed as Artemis reads it; the application and operators have none. */
+    @Test
+    void clientUsersGetAQueueCapAndTheApplicationAndOperatorsDoNot() throws Exception {
+        java.util.List<BrokerUser> users = java.util.List.of(
+                BrokerUser.generated("overseer-app", BrokerUser.APPLICATION),
+                new BrokerUser("demo", "demo", BrokerUser.CLIENT_ROLES),
+                BrokerUser.generated("legacy-app", BrokerUser.SUBMITTER),
+                BrokerUser.generated("watcher", BrokerUser.VIEWER));
+        Map<String, Integer> limits = BrokerNode.clientQueueLimits(users);
+        assertEquals(Map.of("legacy-app", BrokerNode.CLIENT_MAX_QUEUES, "watcher", BrokerNode.CLIENT_MAX_QUEUES), limits);
+
+        String xml = BrokerXml.withQueueLimits(Files.readString(ARTEMIS.resolve("broker.xml")), limits);
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        Document doc = factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        var settings = doc.getElementsByTagNameNS("*", "resource-limit-setting");
+        assertEquals(2, settings.getLength(), xml);
+        Element first = (Element) settings.item(0);
+        assertEquals("legacy-app", first.getAttribute("match"));
+        assertEquals("core", first.getParentNode().getParentNode().getLocalName());
+        assertEquals(Integer.toString(BrokerNode.CLIENT_MAX_QUEUES),
+                first.getElementsByTagNameNS("*", "max-queues").item(0).getTextContent());
+        assertThrows(IllegalArgumentException.class, () -> BrokerXml.withQueueLimits(xml, Map.of("a\"><x", 1)));
+    }
 }
