@@ -133,4 +133,32 @@ class BrokerSecurityIT {
         BrokerUser impostor = new BrokerUser(TestStack.BROKER_SUBMITTER.name(), "wrong", TestStack.BROKER_SUBMITTER.roles());
         assertThrows(JMSRuntimeException.class, () -> JmsProtocol.CORE.factory(impostor).createContext().close());
     }
+
+    /**
+     * A client user cannot create queues without end (issue 16): the launcher caps each client user's queues
+     * (32); the next one is refused by the broker, and closing the connection frees them again.
+     */
+    @Test
+    void aClientUsersQueuesAreCapped() {
+        BrokerUser submitter = TestStack.OTHER_BROKER_SUBMITTER;
+        try (JMSContext jms = JmsProtocol.CORE.factory(submitter).createContext()) {
+            int created = 0;
+            JMSRuntimeException refused = null;
+            for (int i = 0; i < 40 && refused == null; i++) {
+                try {
+                    jms.createTemporaryQueue();
+                    created++;
+                } catch (JMSRuntimeException e) {
+                    refused = e;
+                }
+            }
+            assertNotNull(refused, "the broker refused a queue after " + created);
+            assertTrue(created <= 32, "at most 32 queues, created " + created);
+            assertTrue(created >= 28, "the cap is the launcher's, not an earlier failure: created " + created
+                    + " (" + refused + ")");
+        }
+        try (JMSContext again = JmsProtocol.CORE.factory(submitter).createContext()) {
+            assertNotNull(again.createTemporaryQueue(), "a closed connection's temporary queues no longer count");
+        }
+    }
 }
