@@ -8,6 +8,9 @@ ALTER TABLE step_state ADD COLUMN running_operation VARCHAR(64);
 -- When the step last completed (or was abandoned, its outcome unknown), as its order's history count then:
 -- compensation undoes steps newest first by this rank, which for branches is not their order in the workflow.
 ALTER TABLE step_state ADD COLUMN done_rank INT;
+-- A branch waiting for its retry keeps its own backoff: the order's not_before is the earliest of its waiting
+-- branches', and a claim starts only those that are due.
+ALTER TABLE step_state ADD COLUMN not_before TIMESTAMPTZ;
 
 -- An attempt running across the upgrade keeps its fence and its heartbeat on its step.
 UPDATE step_state s SET epoch = o.epoch, heartbeat_by = o.heartbeat_by, running_operation = o.running_operation

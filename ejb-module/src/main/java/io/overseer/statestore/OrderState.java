@@ -333,6 +333,7 @@ public class OrderState {
         } else if (!lockedSteps().isEmpty()) { // its siblings run on; it starts again at the next claim
             moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
             notBefore = earliest(notBefore, now);
+            pausedOn = null; // another branch's pause must not hold this one: the next claim checks pauses again
             summarize();
         } else {
             release();
@@ -394,14 +395,18 @@ public class OrderState {
             history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
         } else if (!lockedSteps().isEmpty()) {
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
+            step.dueAt(retryAt); // its own backoff: a claim for another branch does not start it earlier
             notBefore = earliest(notBefore, retryAt);
+            pausedOn = null; // another branch's pause must not hold this one: the next claim checks pauses again
             summarize();
             return;
         } else {
             OffsetDateTime due = earliest(notBefore, retryAt); // another branch may wait already
             release();
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
+            step.dueAt(retryAt);
             moveTask(ProcessState.Pending, now, actor, reason);
+            pausedOn = null;
             retryAt = due;
         }
         notBefore = retryAt.isAfter(now) ? retryAt : null;
@@ -457,12 +462,13 @@ public class OrderState {
             }
             for (StepState step : failed) {
                 step.clearFailures();
+                step.dueAt(null);
                 moveStep(step, StepStatus.NotStarted, now, operator, reason, StepStatus.Failed, StepStatus.TimedOut);
             }
             moveTask(ProcessState.Pending, now, operator, reason);
         }
         recordError(null);
-        notBefore = null;
+        notBefore = notBefore != null && notBefore.isAfter(now) ? notBefore : null; // an abandoned branch's call may still run
     }
 
     /**
@@ -479,7 +485,8 @@ public class OrderState {
                 && processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "cancel");
         }
-        OffsetDateTime abandonedUntil = abandonInFlight(now, operator, "abandoned: " + reason, definition);
+        OffsetDateTime kept = processState == ProcessState.Error && notBefore != null && notBefore.isAfter(now) ? notBefore : null;
+        OffsetDateTime abandonedUntil = latest(kept, abandonInFlight(now, operator, "abandoned: " + reason, definition));
         release();
         pausedOn = null; // it no longer waits for its forward step; its compensations may park again
         throttledOn = null;
@@ -506,8 +513,13 @@ public class OrderState {
                                      WorkflowDefinition definition, Actor actor, PausedDispatch paused,
                                      OffsetDateTime abandonedUntil) {
         release();
+        pausedOn = null; // a held branch's pause or limit no longer holds anything: it is not started any more
+        throttledOn = null;
         if (step.onExhausted() == StepDefinition.OnExhausted.ERROR) {
             toError(reason, now, actor);
+            // Kept in Error (which no poller claims): a cancel's undo, or a resubmitted attempt, must not
+            // start before an abandoned branch's agent stops calling.
+            notBefore = abandonedUntil;
             return Optional.empty();
         }
         recordError(reason);
@@ -597,9 +609,14 @@ public class OrderState {
                 parkedOn = parkedOn == null ? operation : parkedOn;
             }
         }
+        OffsetDateTime notDueUntil = null;
         for (StepState step : waiting) {
             String operation = definition.step(step.name()).operation();
             if (operation != null && paused.holds(operation)) {
+                continue;
+            }
+            if (step.dueAt() != null && step.dueAt().isAfter(now)) { // its own retry's backoff is not over
+                notDueUntil = earliest(notDueUntil, step.dueAt());
                 continue;
             }
             OffsetDateTime until = paused.admit(operation, now);
@@ -609,6 +626,15 @@ public class OrderState {
                 limitedUntil = until;
                 limitedOn = operation;
             }
+        }
+        if (admitted.isEmpty() && lockedSteps().isEmpty() && parkedOn == null && limitedOn == null) {
+            // only branches whose backoff is not over: the record waits for the first of them
+            if (processState == ProcessState.Processing) {
+                release();
+                moveTask(ProcessState.Pending, now, actor, "waits: a branch starts again at " + notDueUntil);
+            }
+            notBefore = notDueUntil;
+            return List.of();
         }
         if (admitted.isEmpty() && lockedSteps().isEmpty()) {
             if (processState == ProcessState.Processing) { // the last branch that ran has just ended
@@ -645,6 +671,9 @@ public class OrderState {
             pausedOn = parkedOn;
             throttledOn = limitedOn;
             notBefore = limitedUntil != null ? limitedUntil : now;
+        }
+        if (notDueUntil != null) { // a branch's backoff is not over: the record is claimed again for it then
+            notBefore = earliest(notBefore, notDueUntil);
         }
         return attempts;
     }
@@ -798,7 +827,11 @@ public class OrderState {
     }
 
     private static OffsetDateTime earliest(OffsetDateTime a, OffsetDateTime b) {
-        return a == null || b.isBefore(a) ? b : a;
+        return a == null || b != null && b.isBefore(a) ? b : a;
+    }
+
+    private static OffsetDateTime latest(OffsetDateTime a, OffsetDateTime b) {
+        return a == null || b != null && b.isAfter(a) ? b : a;
     }
 
     /** The running attempt at step {@code stepSeq} with this epoch (one started before V16 has the order's). */

@@ -67,6 +67,9 @@ public class StepState {
     /** While an attempt calling an operation with a flow limit runs: that operation (counted by the limit). */
     @Column(name = "running_operation", length = 64)
     private String runningOperation;
+    /** A branch waiting for its retry: not started again before this (its own backoff). */
+    @Column(name = "not_before")
+    private OffsetDateTime dueAt;
     /** The order's history count when this step last completed or was abandoned: undo goes newest first. */
     @Column(name = "done_rank")
     private Integer doneRank;
@@ -113,6 +116,7 @@ public class StepState {
         heartbeatBy = heartbeatDeadline;
         fenceToken = token;
         runningOperation = limitedOperation;
+        dueAt = null;
         attempts++;
     }
 
@@ -122,6 +126,14 @@ public class StepState {
         heartbeatBy = null;
         fenceToken = null;
         runningOperation = null;
+    }
+
+    void dueAt(OffsetDateTime at) {
+        dueAt = at;
+    }
+
+    OffsetDateTime dueAt() {
+        return dueAt;
     }
 
     /** Records that the step completed, or was abandoned with its outcome unknown, at this point of the history. */

@@ -712,4 +712,61 @@ class OrderStateTest {
         assertEquals(StepStatus.TimedOut, state.steps().get(2).state());
         assertEquals(branches.get(1).completeBy(), state.notBefore());
     }
+
+    /** As FORKED, but invoicing stops the order in Error when it gives up. */
+    private static final WorkflowDefinition FORKED_ERROR = new WorkflowDefinition("forked-error", List.of(
+            step("reserve", "release", OnExhausted.COMPENSATE),
+            step("ship", "cancel", OnExhausted.COMPENSATE).inGroup("fulfil"),
+            step("invoice", "void", OnExhausted.ERROR).inGroup("fulfil"),
+            step("notify", null, OnExhausted.COMPENSATE)));
+
+    @Test
+    void aBranchStoppingInErrorKeepsItsAbandonedSiblingsWaitSoThatACancelUndoesAfterIt() {
+        OrderState state = pending(FORKED_ERROR);
+        Attempt reserve = state.claim("node-a", T0, FORKED_ERROR, SCHEDULER).get(0);
+        List<Attempt> branches = state.succeed("node-a", reserve.epoch(), 0, T0, FORKED_ERROR, AGENT);
+        state.fail("node-a", branches.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(1), FORKED_ERROR, AGENT);
+        assertEquals(ProcessState.Error, state.processState());
+        assertEquals(branches.get(0).completeBy(), state.notBefore(), "shipping's agent may call until then");
+
+        assertTrue(state.cancel(T0.plusSeconds(2), FORKED_ERROR, Actor.of(Actor.Kind.operator, "ops"), "give up"));
+        assertEquals(branches.get(0).completeBy(), state.notBefore(), "the undo waits for the abandoned call");
+        assertFalse(state.isClaimable(T0.plusSeconds(3)));
+    }
+
+    @Test
+    void aGiveUpDropsAHeldBranchsParkingSoThatTheUndoIsNotHeldByAnotherOperationsPause() {
+        OrderState state = pending(FORKED);
+        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER).get(0);
+        List<Attempt> started = state.succeed("node-a", reserve.epoch(), 0, T0, FORKED, AGENT, paused("invoice"));
+        assertEquals(List.of("ship"), started.stream().map(Attempt::stepName).toList(), "invoice is held by its pause");
+        assertEquals("invoice", state.pausedOn());
+
+        Attempt cancelShip = state.fail("node-a", started.get(0).epoch(), 1, "no carrier", T0.plusSeconds(1), FORKED, AGENT)
+                .get(0);
+        assertEquals(ProcessState.Compensating, state.processState());
+        assertNull(state.pausedOn(), "the undo is not parked on the held branch's operation");
+        assertEquals("release", cancelShip.operation(), "shipping was refused (not applied): reserve is undone");
+    }
+
+    @Test
+    void eachBranchKeepsItsOwnBackoffAndAClaimStartsOnlyTheDueOnes() {
+        OrderState state = pending(FORKED);
+        List<Attempt> branches = startGroup(state);
+        OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
+        state.retryAfterExpiry("invoice", later, later.plusSeconds(60), later.plusSeconds(120), SUPERVISOR);
+        state.retryAfterExpiry("ship", later, later.plusSeconds(1), later.plusSeconds(61), SUPERVISOR);
+        assertEquals(ProcessState.Pending, state.processState());
+        assertEquals(later.plusSeconds(1), state.notBefore(), "the first branch due");
+
+        List<Attempt> retried = state.claim("node-a", later.plusSeconds(1), FORKED, SCHEDULER);
+        assertEquals(List.of("ship"), retried.stream().map(Attempt::stepName).toList(), "invoice's backoff is not over");
+        assertEquals(later.plusSeconds(60), state.notBefore(), "claimed again when invoice is due");
+        assertFalse(state.isClaimable(later.plusSeconds(59)));
+        List<Attempt> second = state.claim("node-a", later.plusSeconds(60), FORKED, SCHEDULER);
+        assertEquals(List.of("invoice"), second.stream().map(Attempt::stepName).toList());
+        assertNull(state.notBefore());
+        assertTrue(state.isCurrent(retried.get(0).epoch(), 1) && state.isCurrent(second.get(0).epoch(), 2));
+        assertFalse(state.isCurrent(branches.get(0).epoch(), 1));
+    }
 }
