@@ -161,4 +161,32 @@ class BrokerSecurityIT {
             assertNotNull(again.createTemporaryQueue(), "a closed connection's temporary queues no longer count");
         }
     }
+
+    /**
+     * A reply queue nobody reads cannot fill the broker (issue 16): past 10 MiB its address drops what is
+     * sent to it (address-full-policy DROP in broker.xml), and the sender is not held up.
+     */
+    @Test
+    void aReplyQueueNobodyReadsKeepsAtMostTenMebibytes() throws JMSException {
+        String queue = "overseer.reply.unread-" + java.util.UUID.randomUUID();
+        // 90 KiB: under the broker's large-message size (100 KiB), like notifications, so held in the address
+        byte[] body = new byte[90 * 1024];
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+            jakarta.jms.Queue destination = jms.createQueue(queue);
+            jms.createConsumer(destination).close(); // the queue exists now (auto-created), unread from here on
+            int sent = 160; // 14 MiB
+            for (int i = 0; i < sent; i++) {
+                jms.createProducer().send(destination, body);
+            }
+            int kept = 0;
+            try (JMSConsumer drain = jms.createConsumer(destination)) { // counts, and empties the queue the test made
+                while (drain.receive(1000) != null) {
+                    kept++;
+                }
+            }
+            long keptBytes = (long) kept * body.length;
+            assertTrue(kept < sent && keptBytes <= 11L * 1024 * 1024 && keptBytes >= 8L * 1024 * 1024,
+                    "about 10 MiB kept of 14 MiB sent: " + kept + " messages of 90 KiB");
+        }
+    }
 }
