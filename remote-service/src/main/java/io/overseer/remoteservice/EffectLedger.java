@@ -77,6 +77,11 @@ final class EffectLedger implements Closeable {
         }
     }
 
+    /** Whether an effect was applied under this key. */
+    boolean holds(String idempotencyKey) {
+        return byKey.containsKey(idempotencyKey);
+    }
+
     /** Effects in the order they were applied, optionally only those of one order. */
     List<EffectRecord> effects(String orderIdOrNull) {
         return inJournalOrder.values().stream()

@@ -49,6 +49,13 @@ final class OperationHandler {
         OperationRequest request = body(exchange);
         logDeadline(exchange, operation, key);
         FaultRule fault = faults.draw(operation).orElse(null);
+        // A refusal is a business answer: a service that applied a request under this key does not refuse
+        // its repeat, it answers with what it did (the key's whole point). Transient faults — 503, latency,
+        // a hang — may meet a repeat like any request. Refusing it would tell the caller "not applied"
+        // about an effect that was: the chaos suite caught an agent's redelivered request refused so.
+        if (fault != null && fault.mode() == FaultMode.FATAL && ledger.holds(key)) {
+            fault = null;
+        }
         if (fault != null && suffer(exchange, fault, operation)) {
             return;
         }

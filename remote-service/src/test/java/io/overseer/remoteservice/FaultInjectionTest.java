@@ -90,6 +90,18 @@ class FaultInjectionTest extends SimulatorTestSupport {
     }
 
     @Test
+    void aRefusalNeverMeetsTheRepeatOfAnAppliedKeyWhichGetsItsFirstAnswer() {
+        HttpResponse<String> first = client.apply("charge-payment", "key-1", "order-1");
+        setFault("{\"operation\":\"charge-payment\",\"mode\":\"fatal\"}");
+
+        HttpResponse<String> repeat = client.apply("charge-payment", "key-1", "order-1");
+        assertEquals(200, repeat.statusCode(), repeat.body());
+        assertEquals(first.body(), repeat.body());
+        assertProblem(client.apply("charge-payment", "key-2", "order-2"), 422, "Unprocessable");
+        assertEquals(1, client.stats().get("applied").asLong());
+    }
+
+    @Test
     void namedRuleShieldsItsOperationFromTheWildcard() {
         setFault("{\"operation\":\"*\",\"mode\":\"error\"}");
         setFault("{\"operation\":\"charge-payment\",\"mode\":\"none\"}");
