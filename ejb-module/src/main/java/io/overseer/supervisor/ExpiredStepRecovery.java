@@ -69,7 +69,7 @@ public class ExpiredStepRecovery {
         // A parallel group may have several expired branches; each is decided by its own step's policy, until
         // one gives up: that abandons the others, and the order is no longer running forward.
         for (String stepName : state.expiredSteps(now)) {
-            if (!state.isExpired(now) || state.expiredSteps(now).stream().noneMatch(stepName::equals)) {
+            if (!state.expiredSteps(now).contains(stepName)) {
                 continue; // abandoned by a sibling's give-up
             }
             recoverStep(state, definition, definition.step(stepName), now, supervisor);
