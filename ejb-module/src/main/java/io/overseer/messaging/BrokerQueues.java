@@ -10,9 +10,11 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -101,6 +103,26 @@ public class BrokerQueues {
     public boolean delete(long messageId) throws BrokerUnavailableException {
         return manage("delete dead letter " + messageId,
                 broker -> broker.invoke(DLQ, "removeMessage", messageId) == JsonValue.TRUE);
+    }
+
+    /**
+     * The broker user that created {@code queue} (QueueControl's getUser), or empty if there is no such
+     * queue now. For the reply-to check of a temporary queue: only its creator may have notifications sent
+     * to it. The application's permission covers this one read of any queue (mops.queue.#.getUser).
+     */
+    public Optional<String> queueOwner(String queue) throws BrokerUnavailableException {
+        return manage("look up who created queue " + queue, broker -> {
+            JsonValue user;
+            try {
+                user = broker.invoke("queue." + queue, "getUser");
+            } catch (ManagementRequests.ManagementException e) {
+                if (ManagementRequests.isUnknownResource(e)) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+            return Optional.of(user instanceof JsonString text ? text.getString() : "");
+        });
     }
 
     private <T> T manage(String what, Function<ManagementRequests, T> work) throws BrokerUnavailableException {

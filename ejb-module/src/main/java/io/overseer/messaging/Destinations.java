@@ -21,8 +21,9 @@ public final class Destinations {
     /** Where the broker moves messages that expired before anyone consumed them. */
     public static final String EXPIRY = "ExpiryQueue";
     /**
-     * Prefix of the named queues and topics on which submitters receive status notifications. Clients may
-     * also use temporary queues; no other name is accepted as a reply-to (see
+     * Prefix of the named queues and topics on which submitters receive status notifications, followed by
+     * the user's name: {@code overseer.reply.<user>.} ({@link #replyPrefixOf}). Clients may also use
+     * temporary queues; no other name is accepted as a reply-to (see
      * {@link io.overseer.notification.ReplyToRule}).
      */
     public static final String REPLY_PREFIX = "overseer.reply.";
@@ -59,6 +60,18 @@ public final class Destinations {
     public static boolean isInternal(String name) {
         return INTERNAL.contains(name) || name.startsWith("activemq.") || name.startsWith("$sys.")
                 || (name.startsWith("overseer.") && !name.startsWith(REPLY_PREFIX));
+    }
+
+    private static final java.util.regex.Pattern REPLY_OWNER = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /**
+     * {@code overseer.reply.<user>.}: where {@code user}'s named reply queues live, which broker permissions
+     * let that user alone read. Empty for a user whose name could not stand as one word of an address (a
+     * dot would split it, a wildcard would widen it): such a user takes a temporary queue.
+     */
+    public static java.util.Optional<String> replyPrefixOf(String user) {
+        return user != null && REPLY_OWNER.matcher(user).matches()
+                ? java.util.Optional.of(REPLY_PREFIX + user + ".") : java.util.Optional.empty();
     }
 
     private Destinations() {

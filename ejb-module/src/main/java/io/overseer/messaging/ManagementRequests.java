@@ -95,6 +95,15 @@ final class ManagementRequests implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the broker refused because the resource does not exist (ActiveMQMessageBundle's
+     * cannotFindResource, AMQ229067), as opposed to a refused permission or a failed operation.
+     */
+    static boolean isUnknownResource(ManagementException refusal) {
+        String message = refusal.getMessage();
+        return message != null && (message.contains("AMQ229067") || message.contains("Cannot find resource"));
+    }
+
     private static JsonArray parse(String body) {
         if (body == null) {
             return JsonValue.EMPTY_JSON_ARRAY;

@@ -1,5 +1,6 @@
 package io.overseer.scheduler;
 
+import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.OrderMessages;
@@ -164,6 +165,9 @@ public class OrderQueueListener implements MessageListener {
         } catch (InvalidOrderException e) {
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
             return;
+        } catch (BrokerUnavailableException e) {
+            // Whose temporary queue the reply-to is could not be asked: delivered again, like any failure.
+            throw new IllegalStateException(e.getMessage(), e);
         }
         try {
             scheduler.claim(List.of(orderId));

@@ -12,9 +12,9 @@ import java.util.List;
 /**
  * A new order, as submitted over HTTP or as a JSON text message on the order queue. {@code workflow}
  * names the task type to run (default "order"). {@code replyTo}, if set, asks for status notifications on
- * a queue ({@code overseer.reply.name} or {@code queue://overseer.reply.name}) or a topic
- * ({@code topic://overseer.reply.name}) of the submitter's; no other destination is accepted (see
- * {@link io.overseer.notification.ReplyToRule}). {@code notBefore}, if set, delays the order's first
+ * a queue ({@code overseer.reply.<user>.name} or {@code queue://overseer.reply.<user>.name}) or a topic
+ * ({@code topic://overseer.reply.<user>.name}) of the submitter's own, {@code <user>} being its name; no
+ * other destination is accepted (see {@link io.overseer.notification.ReplyToRule}). {@code notBefore}, if set, delays the order's first
  * step until that instant (ISO-8601 with an offset, e.g. {@code 2026-12-01T08:00:00Z}; at most
  * {@link DelayedStart#MAX_DELAY} ahead): the order is accepted and stored at once.
  *
@@ -27,7 +27,7 @@ public record OrderRequest(
         @NotBlank @Size(max = 100) @Pattern(regexp = TEXT, message = TEXT_MESSAGE) String customerId,
         @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items,
         @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,63}") String workflow,
-        @Pattern(regexp = REPLY_TO, message = "must be a queue or topic named overseer.reply.<name>"
+        @Pattern(regexp = REPLY_TO, message = "must be a queue or topic named overseer.reply.<your user>.<name>"
                 + " (<name>: 1-180 of A-Z a-z 0-9 . _ -), optionally written queue://… or topic://…") String replyTo,
         @Size(max = 64) String notBefore) {
 

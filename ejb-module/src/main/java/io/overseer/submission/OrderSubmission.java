@@ -1,5 +1,7 @@
 package io.overseer.submission;
 
+import io.overseer.messaging.BrokerQueues;
+import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.notification.ReplyTo;
 import io.overseer.notification.ReplyToRule;
 import io.overseer.notification.StatusNotifier;
@@ -63,29 +65,24 @@ public class OrderSubmission {
     SubmissionKeys keys;
     @Inject
     StatusNotifier notifier;
+    @Inject
+    BrokerQueues brokerQueues;
 
     /**
-     * Stores a validated order and announces it to the schedulers. Returns the new order id. Status
-     * notifications, if the order asks for them, carry the order id as their correlation id.
-     */
-    public String submit(OrderRequest request) throws InvalidOrderException {
-        WorkflowDefinition workflow = workflowOf(request);
-        ReplyTo replyTo = replyTo(request, null);
-        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
-        return submitNew(request, workflow, replyTo, notBefore, UUID.randomUUID().toString());
-    }
-
-    /**
-     * Like {@link #submit(OrderRequest)}, once per key: if an earlier submission with {@code key}'s scope
-     * and key created an order, answers with that order ({@link Submitted#replayed()}) and writes nothing.
+     * Stores a validated order and announces it to the schedulers, once per key: if an earlier submission
+     * with {@code key}'s scope and key created an order, answers with that order
+     * ({@link Submitted#replayed()}) and writes nothing. Status notifications, if the order asks for them,
+     * carry the order id as their correlation id.
      *
      * @param key null for a submission without a key
+     * @param submitter the HTTP user: whose reply-to the order may name ({@link ReplyToRule})
      * @throws SubmissionKeyConflictException the key was taken by a request with another fingerprint
+     * @throws BrokerUnavailableException the broker could not say who owns the temporary queue named as reply-to
      */
-    public Submitted submit(OrderRequest request, SubmissionKey key)
-            throws InvalidOrderException, SubmissionKeyConflictException {
+    public Submitted submit(OrderRequest request, SubmissionKey key, String submitter)
+            throws InvalidOrderException, SubmissionKeyConflictException, BrokerUnavailableException {
         WorkflowDefinition workflow = workflowOf(request); // before the key: a refused order takes no key
-        ReplyTo replyTo = replyTo(request, null);
+        ReplyTo replyTo = replyTo(request, null, submitter);
         OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
         String orderId = UUID.randomUUID().toString();
         Optional<Submitted> earlier = earlierFor(key, orderId);
@@ -128,7 +125,7 @@ public class OrderSubmission {
      * {@code idempotencyKey} its sender used before gets the order that key created (nothing is written),
      * or is refused if that order was a different one.
      */
-    public String accept(OrderMessage message) throws InvalidOrderException {
+    public String accept(OrderMessage message) throws InvalidOrderException, BrokerUnavailableException {
         OrderRequest request;
         try {
             request = Json.read(message.json(), OrderRequest.class);
@@ -144,7 +141,7 @@ public class OrderSubmission {
         }
         // Everything that may refuse the order comes before the key: a refused order takes no key.
         WorkflowDefinition workflow = workflowOf(request);
-        ReplyTo replyTo = replyTo(request, message.replyTo());
+        ReplyTo replyTo = replyTo(request, message.replyTo(), message.sender());
         OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
         String orderId = UUID.randomUUID().toString();
         Optional<Submitted> earlier;
@@ -174,14 +171,35 @@ public class OrderSubmission {
         }
     }
 
-    private static ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage) throws InvalidOrderException {
+    /**
+     * The order's reply-to if {@code submitter} may name it ({@link ReplyToRule}). A temporary queue must
+     * have been created by the submitter, which the broker alone knows. One that no longer exists (its
+     * connection closed while the order waited on the queue) takes no notifications: the order goes on,
+     * and nobody can later create a queue of that name to read them.
+     */
+    private ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage, String submitter)
+            throws InvalidOrderException, BrokerUnavailableException {
         ReplyTo replyTo = fromMessage != null ? fromMessage
                 : request.replyTo() != null ? ReplyTo.parse(request.replyTo()) : null;
-        if (replyTo != null) {
-            var violation = ReplyToRule.violation(replyTo);
-            if (violation.isPresent()) {
-                throw new InvalidOrderException(violation.get());
-            }
+        if (replyTo == null) {
+            return null;
+        }
+        var violation = ReplyToRule.violation(replyTo, submitter);
+        if (violation.isPresent()) {
+            throw new InvalidOrderException(violation.get());
+        }
+        if (!ReplyToRule.needsOwnerCheck(replyTo)) {
+            return replyTo;
+        }
+        Optional<String> owner = brokerQueues.queueOwner(replyTo.name());
+        if (owner.isEmpty()) {
+            LOG.log(Level.INFO, "Reply-to {0} of an order from {1} no longer exists; the order goes on without"
+                    + " status notifications", new Object[] {replyTo, submitter});
+            return null;
+        }
+        if (!owner.get().equals(submitter)) {
+            throw new InvalidOrderException("reply-to '" + replyTo.name() + "' is a temporary queue of another"
+                    + " broker user; name one of your own connection");
         }
         return replyTo;
     }

@@ -135,6 +135,7 @@ public final class BrokerNode implements Node {
         writeUsers();
         allowLocalhostOrigin();
         writeBrokerXml();
+        installPolicy();
         process = ManagedProcess.start(name(), List.of(instanceDir.resolve("bin/artemis").toString(), "run"),
                 instanceDir, logFile, javaHome());
         return process;
@@ -200,6 +201,7 @@ public final class BrokerNode implements Node {
             usersFile.append(u.usersFileLine()).append('\n');
             u.roles().forEach(role -> members.computeIfAbsent(role, r -> new ArrayList<>()).add(u.name()));
         }
+        clientQueueLimits(users).keySet().forEach(client -> members.put(BrokerUser.replyOwnerRole(client), List.of(client)));
         StringBuilder rolesFile = new StringBuilder("# Written by the Overseer launcher at every start.\n");
         members.forEach((role, names) -> rolesFile.append(role).append(" = ").append(String.join(",", names)).append('\n'));
         writePrivate(instanceDir.resolve("etc/artemis-users.properties"), usersFile.toString());
@@ -230,6 +232,20 @@ public final class BrokerNode implements Node {
         }
     }
 
+    /**
+     * The broker plugin broker.xml names (io.overseer.broker.OrderQueuePolicy) into the instance's lib/, which
+     * the artemis script puts on the broker's class path. Copied at every start, so a rebuilt one is taken.
+     */
+    private void installPolicy() throws IOException {
+        Path jar = layout.brokerPolicyJar();
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("the broker policy plugin broker.xml names is missing: " + jar
+                    + " (mvn -B -DskipTests install)");
+        }
+        Path lib = Files.createDirectories(instanceDir.resolve("lib"));
+        Files.copy(jar, lib.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+    }
+
     /** Replaces the created broker.xml with the project's template, if server-config provides one. */
     private void writeBrokerXml() throws IOException {
         Path template = layout.brokerXmlTemplate();
@@ -252,7 +268,7 @@ public final class BrokerNode implements Node {
             values.put("CLUSTER_USER", ha.clusterUser());
             values.put("CLUSTER_PASSWORD", ha.clusterPassword());
         }
-        String xml = BrokerXml.withQueueLimits(Templates.substitute(text, values), clientQueueLimits(users));
+        String xml = BrokerXml.withClients(Templates.substitute(text, values), clientQueueLimits(users));
         Set<String> left = Templates.unresolved(xml);
         if (!left.isEmpty()) {
             LOG.warn("broker.xml template has placeholders the launcher does not know: {}", left);

@@ -23,6 +23,11 @@ public record BrokerUser(String name, String password, List<String> roles) {
     /** The broker's administrators: every permission, the web console and management. */
     public static final String OPERATOR = "operator";
     public static final List<String> CLIENT_ROLES = List.of(SUBMITTER, VIEWER, OPERATOR);
+    /**
+     * What a client user's name may be: one word of an address, since its reply queues are
+     * {@code overseer.reply.<name>.…} (the application's io.overseer.messaging.Destinations#replyPrefixOf).
+     */
+    public static final String CLIENT_NAME = "[A-Za-z0-9_-]{1,64}";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -35,6 +40,11 @@ public record BrokerUser(String name, String password, List<String> roles) {
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
         return new BrokerUser(name, Base64.getUrlEncoder().withoutPadding().encodeToString(secret), List.of(roles));
+    }
+
+    /** The role that owns {@code user}'s reply queues, {@code overseer.reply.<user>.#} (held by that user alone). */
+    public static String replyOwnerRole(String user) {
+        return "replies-of-" + user;
     }
 
     /** The line of artemis-users.properties: {@code name = ENC(iterations:salt:hash)}. */

@@ -32,30 +32,69 @@ final class BrokerXml {
         return brokerXml.substring(0, end) + "\n" + ha.strip() + "\n\n   " + brokerXml.substring(end);
     }
 
+    static final String SECURITY_END = "</security-settings>";
+
     /**
-     * {@code brokerXml} with a {@code <resource-limit-settings>} entry per user just before {@code </core>}:
-     * the most queues each may hold at once (Artemis matches these by exact user name, without wildcards, so
-     * they cannot live in the shared template). Clients create their reply and temporary queues; without a
-     * cap one of them could create queues until the broker's memory or disk gives out.
+     * {@code brokerXml} with what each client user gets on its own, which Artemis cannot express once for
+     * all users (it matches resource limits by exact user name, and has no user placeholder in a security
+     * match):
+     * <ul>
+     * <li>a {@code <resource-limit-settings>} entry just before {@code </core>}: the most queues the user may
+     * hold at once. Clients create their reply and temporary queues; without a cap one of them could create
+     * queues until the broker's memory or disk gives out;</li>
+     * <li>a {@code <security-setting>} for its reply queues, {@code overseer.reply.<user>.#}, just before
+     * {@code </security-settings>}: the user (through its role {@link BrokerUser#replyOwnerRole}) and
+     * operators may read them; the application sends. Everyone else's reply queues stay closed to it
+     * (the template's {@code overseer.reply.#}).</li>
+     * </ul>
      */
-    static String withQueueLimits(String brokerXml, java.util.Map<String, Integer> maxQueuesByUser) {
+    static String withClients(String brokerXml, java.util.Map<String, Integer> maxQueuesByUser) {
         if (maxQueuesByUser.isEmpty()) {
             return brokerXml;
         }
+        int securityEnd = brokerXml.indexOf(SECURITY_END);
         int end = brokerXml.indexOf(CORE_END);
-        if (end < 0) {
-            throw new IllegalStateException("broker.xml has no " + CORE_END + " to take the resource limits");
+        if (end < 0 || securityEnd < 0 || securityEnd > end) {
+            throw new IllegalStateException("broker.xml needs " + SECURITY_END + " before " + CORE_END
+                    + " to take the clients' settings");
         }
         StringBuilder limits = new StringBuilder("<resource-limit-settings>\n");
+        StringBuilder security = new StringBuilder();
         new java.util.TreeMap<>(maxQueuesByUser).forEach((user, max) -> {
-            if (!user.matches("[A-Za-z0-9._-]+")) {
-                throw new IllegalArgumentException("a broker user name the launcher writes must match [A-Za-z0-9._-]+: " + user);
+            if (!user.matches(BrokerUser.CLIENT_NAME)) {
+                throw new IllegalArgumentException("a client user name the launcher writes must match "
+                        + BrokerUser.CLIENT_NAME + " (one word of an address): " + user);
             }
             limits.append("         <resource-limit-setting match=\"").append(user).append("\">\n")
                     .append("            <max-queues>").append(max).append("</max-queues>\n")
                     .append("         </resource-limit-setting>\n");
+            security.append(replySecurity(user));
         });
         limits.append("      </resource-limit-settings>");
-        return brokerXml.substring(0, end) + "   " + limits + "\n   " + brokerXml.substring(end);
+        int securityLine = brokerXml.lastIndexOf('\n', securityEnd) + 1;
+        return brokerXml.substring(0, securityLine) + security + brokerXml.substring(securityLine, end)
+                + "   " + limits + "\n   " + brokerXml.substring(end);
+    }
+
+    private static String replySecurity(String user) {
+        String owner = BrokerUser.replyOwnerRole(user);
+        String[][] permissions = {
+                {"createNonDurableQueue", owner + ",operator"},
+                {"deleteNonDurableQueue", owner + ",operator"},
+                {"createDurableQueue", "application," + owner + ",operator"},
+                {"deleteDurableQueue", owner + ",operator"},
+                {"createAddress", "application," + owner + ",operator"},
+                {"deleteAddress", owner + ",operator"},
+                {"consume", owner + ",operator"},
+                {"browse", owner + ",operator"},
+                {"send", "application"},
+                {"manage", "operator"}};
+        StringBuilder xml = new StringBuilder("         <!-- " + user + "'s reply queues (written by the launcher) -->\n")
+                .append("         <security-setting match=\"overseer.reply.").append(user).append(".#\">\n");
+        for (String[] permission : permissions) {
+            xml.append("            <permission type=\"").append(permission[0]).append("\" roles=\"")
+                    .append(permission[1]).append("\"/>\n");
+        }
+        return xml.append("         </security-setting>\n").toString();
     }
 }

@@ -107,6 +107,11 @@ public final class StackLayout {
         return dir.resolve("config/http-open.asadmin");
     }
 
+    /** The broker plugin broker.xml names (io.overseer.broker.OrderQueuePolicy), for the instance's lib/. */
+    public Path brokerPolicyJar() {
+        return dir.resolve("overseer-broker-policy.jar");
+    }
+
     public Path brokerXmlTemplate() {
         return dir.resolve("config/broker.xml");
     }
@@ -154,6 +159,7 @@ public final class StackLayout {
         }
         if (needArtemis) {
             required.add(artemisHome().resolve("bin/artemis"));
+            required.add(brokerPolicyJar());
         }
         List<String> missing = required.stream().filter(p -> !Files.exists(p)).map(Path::toString).toList();
         if (!missing.isEmpty()) {

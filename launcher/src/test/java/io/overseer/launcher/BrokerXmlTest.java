@@ -1,6 +1,7 @@
 package io.overseer.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,7 +92,7 @@ class BrokerXmlTest {
         Map<String, Integer> limits = BrokerNode.clientQueueLimits(users);
         assertEquals(Map.of("legacy-app", BrokerNode.CLIENT_MAX_QUEUES, "watcher", BrokerNode.CLIENT_MAX_QUEUES), limits);
 
-        String xml = BrokerXml.withQueueLimits(Files.readString(ARTEMIS.resolve("broker.xml")), limits);
+        String xml = BrokerXml.withClients(Files.readString(ARTEMIS.resolve("broker.xml")), limits);
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
         Document doc = factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
@@ -102,6 +103,29 @@ class BrokerXmlTest {
         assertEquals("core", first.getParentNode().getParentNode().getLocalName());
         assertEquals(Integer.toString(BrokerNode.CLIENT_MAX_QUEUES),
                 first.getElementsByTagNameNS("*", "max-queues").item(0).getTextContent());
-        assertThrows(IllegalArgumentException.class, () -> BrokerXml.withQueueLimits(xml, Map.of("a\"><x", 1)));
+        assertThrows(IllegalArgumentException.class, () -> BrokerXml.withClients(xml, Map.of("a\"><x", 1)));
+        assertThrows(IllegalArgumentException.class, () -> BrokerXml.withClients(xml, Map.of("a.b", 1)),
+                "a dot would make the user's reply prefix match another's");
+
+        // Each client's own reply queues: readable by its role alone (and operators), sent to by the application.
+        var security = doc.getElementsByTagNameNS("*", "security-setting");
+        Element own = null;
+        for (int i = 0; i < security.getLength(); i++) {
+            Element setting = (Element) security.item(i);
+            if (setting.getAttribute("match").equals("overseer.reply.legacy-app.#")) {
+                own = setting;
+            }
+        }
+        assertNotNull(own, xml);
+        assertEquals("security-settings", own.getParentNode().getLocalName());
+        Map<String, String> roles = new java.util.HashMap<>();
+        var permissions = own.getElementsByTagNameNS("*", "permission");
+        for (int i = 0; i < permissions.getLength(); i++) {
+            Element permission = (Element) permissions.item(i);
+            roles.put(permission.getAttribute("type"), permission.getAttribute("roles"));
+        }
+        assertEquals("replies-of-legacy-app,operator", roles.get("consume"));
+        assertEquals("application", roles.get("send"));
+        assertEquals(10, roles.size(), roles.toString());
     }
 }

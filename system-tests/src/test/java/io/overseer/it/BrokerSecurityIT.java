@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -168,16 +169,18 @@ class BrokerSecurityIT {
      */
     @Test
     void aReplyQueueNobodyReadsKeepsAtMostTenMebibytes() throws JMSException {
-        String queue = "overseer.reply.unread-" + java.util.UUID.randomUUID();
+        String queue = "overseer.reply." + TestStack.BROKER_SUBMITTER.name() + ".unread-" + java.util.UUID.randomUUID();
         // 90 KiB: under the broker's large-message size (100 KiB), like notifications, so held in the address
         byte[] body = new byte[90 * 1024];
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_OPERATOR).createContext()) {
+        int sent = 160; // 14 MiB, sent as the application sends notifications (auto-creating the queue)
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_APPLICATION).createContext()) {
             jakarta.jms.Queue destination = jms.createQueue(queue);
-            jms.createConsumer(destination).close(); // the queue exists now (auto-created), unread from here on
-            int sent = 160; // 14 MiB
             for (int i = 0; i < sent; i++) {
                 jms.createProducer().send(destination, body);
             }
+        }
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            jakarta.jms.Queue destination = jms.createQueue(queue);
             int kept = 0;
             try (JMSConsumer drain = jms.createConsumer(destination)) { // counts, and empties the queue the test made
                 while (drain.receive(1000) != null) {
@@ -187,6 +190,35 @@ class BrokerSecurityIT {
             long keptBytes = (long) kept * body.length;
             assertTrue(kept < sent && keptBytes <= 11L * 1024 * 1024 && keptBytes >= 8L * 1024 * 1024,
                     "about 10 MiB kept of 14 MiB sent: " + kept + " messages of 90 KiB");
+        }
+    }
+
+    /**
+     * A submitter's named reply queue is its own (issue 16, finding 5): once it exists, another submitter or
+     * a viewer can neither read nor feed it; only the application sends to it.
+     */
+    @Test
+    void anotherUserCannotReadOrFeedASubmittersReplyQueue() {
+        String queue = "overseer.reply." + TestStack.BROKER_SUBMITTER.name() + ".mine-" + java.util.UUID.randomUUID();
+        try (JMSContext owner = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            JMSConsumer own = owner.createConsumer(owner.createQueue(queue)); // creates it
+            assertThrows(JMSRuntimeException.class, () -> owner.createProducer().send(owner.createQueue(queue), "self"),
+                    "not even its owner sends to it: notifications come from the application alone");
+            for (BrokerUser other : java.util.List.of(TestStack.OTHER_BROKER_SUBMITTER, TestStack.BROKER_VIEWER)) {
+                try (JMSContext jms = JmsProtocol.CORE.factory(other).createContext()) {
+                    assertThrows(JMSRuntimeException.class,
+                            () -> jms.createConsumer(jms.createQueue(queue)).receiveNoWait(), other.name() + " reads");
+                }
+                try (JMSContext jms = JmsProtocol.CORE.factory(other).createContext()) {
+                    assertThrows(JMSRuntimeException.class,
+                            () -> jms.createProducer().send(jms.createQueue(queue), "forged"), other.name() + " sends");
+                }
+            }
+            try (JMSContext application = JmsProtocol.CORE.factory(TestStack.BROKER_APPLICATION).createContext()) {
+                application.createProducer().send(application.createQueue(queue), "notification");
+            }
+            assertEquals("notification", own.receiveBody(String.class, 5000));
+            own.close();
         }
     }
 }

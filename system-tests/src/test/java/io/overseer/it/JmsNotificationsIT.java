@@ -49,7 +49,7 @@ class JmsNotificationsIT extends DeployedWarIT {
      */
     @Test
     void aNotificationLeftInTheOutboxIsSentAgainThenForgotten() throws Exception {
-        String replyQueue = "overseer.reply.outbox-" + UUID.randomUUID();
+        String replyQueue = "overseer.reply." + TestStack.BROKER_VIEWER.name() + ".outbox-" + UUID.randomUUID();
         String orderId = UUID.randomUUID().toString(); // an order id is 36 characters
         try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
             JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
@@ -99,8 +99,8 @@ class JmsNotificationsIT extends DeployedWarIT {
 
     @Test
     void aRestSubmitterHearsOnItsReplyQueueCorrelatedByTheOrderId() {
-        String replyQueue = "overseer.reply.rest-" + UUID.randomUUID();
-        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_VIEWER).createContext()) {
+        String replyQueue = "overseer.reply." + TestStack.CLIENT.name() + ".rest-" + UUID.randomUUID();
+        try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_CLIENT).createContext()) {
             JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue));
             Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-rest-reply\",\"items\":"
                     + "[{\"sku\":\"A-1\",\"quantity\":1}],\"replyTo\":\"" + replyQueue + "\"}");
@@ -124,6 +124,12 @@ class JmsNotificationsIT extends DeployedWarIT {
             assertEquals(400, reply.status(), replyTo + ": " + reply.body());
             assertTrue(reply.body().contains("replyTo"), reply.body());
         }
+        // Another user's reply queue (issue 16): the HTTP user "client" may name overseer.reply.client.… only.
+        Http.Reply others = api.submitRaw("application/json", "{\"customerId\":\"c-bad-reply\",\"items\":"
+                + "[{\"sku\":\"A-1\",\"quantity\":1}],\"replyTo\":\"overseer.reply." + TestStack.BROKER_VIEWER.name()
+                + ".rest\"}");
+        assertEquals(400, others.status(), others.body());
+        assertTrue(others.body().contains("overseer.reply." + TestStack.CLIENT.name() + ".…"), others.body());
         assertEquals(before, TestStack.countOrders());
     }
 
@@ -159,8 +165,44 @@ class JmsNotificationsIT extends DeployedWarIT {
         String orderId = TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
 
         assertEquals("Processed", api.awaitState(orderId, WAIT, "Processed").get("processState").asText());
-        assertFalse(TestStack.scalar("SELECT count(*) FROM order_reply_to WHERE order_id = ?", orderId) == 0,
-                "the reply-to was recorded");
+        assertEquals(0, TestStack.scalar("SELECT count(*) FROM order_reply_to WHERE order_id = ?", orderId),
+                "a temporary queue gone before the order was read takes no notifications: nobody may create"
+                        + " one of its name later to read them");
+    }
+
+    /**
+     * Security issue 16, finding 5: a submitter names as its reply-to a queue another submitter reads — that
+     * one's named reply queue, or its temporary queue (whose name it learnt, and which it claims as its own
+     * temporary queue). Both orders are dead-lettered with the reason, nothing is written, and the other
+     * submitter hears nothing.
+     */
+    @Test
+    void aSubmitterCannotDirectNotificationsToAQueueAnotherSubmitterReads() throws Exception {
+        long before = TestStack.countOrders();
+        String named = "m-others-named-" + UUID.randomUUID();
+        String temporary = "m-others-temporary-" + UUID.randomUUID();
+        String othersQueue = "overseer.reply." + TestStack.OTHER_BROKER_SUBMITTER.name() + ".erp-" + UUID.randomUUID();
+        try (JMSContext victim = JmsProtocol.CORE.factory(TestStack.OTHER_BROKER_SUBMITTER).createContext();
+             JMSContext attacker = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            JMSConsumer ownNamed = victim.createConsumer(victim.createQueue(othersQueue));
+            TemporaryQueue ownTemporary = victim.createTemporaryQueue();
+            JMSConsumer ownTemporaryConsumer = victim.createConsumer(ownTemporary);
+
+            attacker.createProducer().setProperty("marker", named).setJMSReplyTo(attacker.createQueue(othersQueue))
+                    .send(attacker.createQueue("orders"), OrdersApi.order("c-" + named, "A-1", 1));
+            attacker.createProducer().setProperty("marker", temporary)
+                    .setJMSReplyTo(org.apache.activemq.artemis.jms.client.ActiveMQDestination
+                            .createTemporaryQueue(ownTemporary.getQueueName()))
+                    .send(attacker.createQueue("orders"), OrdersApi.order("c-" + temporary, "A-1", 1));
+
+            String namedReason = DeadLetterQueue.await(named).getStringProperty("dlqReason");
+            String temporaryReason = DeadLetterQueue.await(temporary).getStringProperty("dlqReason");
+            assertTrue(namedReason.contains("overseer.reply." + TestStack.BROKER_SUBMITTER.name() + ".…"), namedReason);
+            assertTrue(temporaryReason.contains("another broker user"), temporaryReason);
+            assertEquals(before, TestStack.countOrders());
+            assertEquals(null, ownNamed.receive(500), "nothing reached the other submitter's named queue");
+            assertEquals(null, ownTemporaryConsumer.receiveNoWait(), "nor its temporary queue");
+        }
     }
 
     private List<Notification> submitAndListen(String customer, String workflow) {

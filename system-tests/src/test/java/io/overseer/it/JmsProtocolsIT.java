@@ -81,7 +81,7 @@ class JmsProtocolsIT extends DeployedWarIT {
     void aStompClientSubmitsAndHearsEveryStatusOnItsReplyQueue(String replyHeader) throws Exception {
         String customer = "c-stomp-" + UUID.randomUUID();
         String correlationId = "corr-" + UUID.randomUUID();
-        String replyQueue = "overseer.reply.stomp-" + UUID.randomUUID();
+        String replyQueue = "overseer.reply." + TestStack.BROKER_SUBMITTER.name() + ".stomp-" + UUID.randomUUID();
         List<Notification> notifications;
         try (StompClient stomp = new StompClient(TestStack.BROKER_SUBMITTER)) {
             BlockingQueue<StompClient.Frame> frames = stomp.subscribeQueue(replyQueue);
@@ -198,5 +198,40 @@ class JmsProtocolsIT extends DeployedWarIT {
             assertEquals(n.event(), n.eventProperty(), n.toString());
             assertTrue(n.body().hasNonNull("at") && n.body().hasNonNull("processState"), n.toString());
         }
+    }
+
+    /**
+     * The sender is the broker's word whatever the protocol (issue 16): an AMQP message reaches the
+     * application without Artemis's validated user, and with any property its client chose, so the broker
+     * policy (broker-policy module) writes it. A client that claims another user's name still has its key
+     * scoped to its own.
+     */
+    @ParameterizedTest
+    @EnumSource(JmsProtocol.class)
+    void aSenderCannotClaimAnotherUsersIdentity(JmsProtocol protocol) {
+        String customer = "c-claim-" + protocol + "-" + UUID.randomUUID();
+        String key = "k-claim-" + UUID.randomUUID();
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            jms.createProducer().setProperty("_AMQ_VALIDATED_USER", TestStack.OTHER_BROKER_SUBMITTER.name())
+                    .setProperty("idempotencyKey", key).send(jms.createQueue("orders"), OrdersApi.order(customer, "A-1", 1));
+        }
+
+        TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
+        assertEquals(1, TestStack.scalar("SELECT count(*) FROM submission_key WHERE idem_key = '" + key
+                + "' AND scope = ?", "jms:" + TestStack.BROKER_SUBMITTER.name()), "the key is the real sender's");
+    }
+
+    /** The broker refuses an order message over 288 KiB before storing it (issue 16): the sender gets the error. */
+    @ParameterizedTest
+    @EnumSource(JmsProtocol.class)
+    void theBrokerRefusesAnOversizedOrderMessage(JmsProtocol protocol) {
+        String big = "x".repeat(400 * 1024);
+        long before = TestStack.countOrders();
+        try (JMSContext jms = protocol.factory(TestStack.BROKER_SUBMITTER).createContext()) {
+            org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSRuntimeException.class,
+                    () -> jms.createProducer().setDeliveryMode(jakarta.jms.DeliveryMode.PERSISTENT)
+                            .send(jms.createQueue("orders"), big));
+        }
+        assertEquals(before, TestStack.countOrders());
     }
 }

@@ -183,6 +183,43 @@ class ReadingIT extends DeployedWarIT {
     }
 
     /**
+     * Password guessing is slowed (issue 16): past 10 failed logins of one user (the test servers lift the
+     * per-address limit, since every test connects from 127.0.0.1) every attempt of that user gets a 429
+     * problem with Retry-After, the right password too, so a guesser learns nothing while it waits; another
+     * user is not held up; and once the wait is over the right password works again.
+     */
+    @Test
+    void wrongPasswordsSlowTheNextAttemptsOfThatUserButNeverLockItOutForGood() {
+        URI orders = api.base().resolve("api/orders?limit=1");
+        Http.Credentials right = TestStack.credentials(TestStack.VIEWER);
+        Http.Credentials wrong = new Http.Credentials(right.user(), "not-" + right.password());
+        assertEquals(401, Http.get(orders, wrong).status(), "a wrong password is first just refused");
+        Http.Reply held = null;
+        List<Integer> statuses = new ArrayList<>();
+        // A round: wrong passwords until the user waits, then at once the right one. The right one could
+        // slip in just as a wait ends; the next round's wait is twice as long.
+        for (int round = 0; round < 3 && (held == null || held.status() != 429); round++) {
+            int status = 0;
+            for (int i = 0; i < 20 && status != 429; i++) {
+                status = Http.get(orders, wrong).status();
+                statuses.add(status);
+            }
+            assertEquals(429, status, "20 wrong passwords in a row slow the next attempts: " + statuses);
+            held = Http.get(orders, right);
+        }
+        JsonNode problem = assertProblem(held, 429);
+        assertTrue(problem.get("detail").asText().contains("failed logins"), held.body());
+        long wait = Long.parseLong(held.headers().firstValue("Retry-After").orElse("0"));
+        assertTrue(wait >= 1 && wait <= 60, "Retry-After " + wait);
+
+        assertEquals(200, Http.get(orders, TestStack.credentials(TestStack.OPERATOR)).status(), "another user goes on");
+        Poll.until("the right password to be heard again", WAIT, () -> Http.get(orders, right).status() == 200);
+        String metrics = Http.get(api.base().resolve("api/metrics"), TestStack.credentials(TestStack.OPERATOR)).body();
+        assertTrue(metrics.contains("overseer_logins_refused_total{by=\"user\"}"), "refusals counted");
+        assertTrue(metrics.contains("overseer_login_failures_total"), "failures counted");
+    }
+
+    /**
      * One user cannot take every event stream from the others: past its share (5 on the test servers) its
      * next stream is a 429 problem with Retry-After, counted in the metrics, while another user still
      * connects. The order watched is a delayed one, so that every stream stays open.

@@ -110,6 +110,11 @@ public final class TestStack implements LauncherSessionListener {
     public static final BrokerUser OTHER_BROKER_SUBMITTER = BrokerUser.generated("other-app", BrokerUser.SUBMITTER);
     public static final BrokerUser BROKER_VIEWER = BrokerUser.generated("watcher", BrokerUser.VIEWER);
     public static final BrokerUser BROKER_OPERATOR = BrokerUser.generated("broker-ops", BrokerUser.OPERATOR);
+    /**
+     * The HTTP user {@link #CLIENT} on the broker, where it reads the notifications of the orders it submits
+     * over HTTP: a named reply queue is its submitter's, by name ({@code overseer.reply.client.…}).
+     */
+    public static final BrokerUser BROKER_CLIENT = BrokerUser.generated(CLIENT.name(), BrokerUser.VIEWER);
     /** The application's own broker user (the servers connect as it): the only one that may feed the agents. */
     public static final BrokerUser BROKER_APPLICATION = BrokerUser.generated("overseer-app", BrokerUser.APPLICATION);
 
@@ -147,7 +152,7 @@ public final class TestStack implements LauncherSessionListener {
         postgres.start();
         broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"),
                 List.of(BROKER_APPLICATION, BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER,
-                        BROKER_OPERATOR));
+                        BROKER_OPERATOR, BROKER_CLIENT));
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
         simulator.start();
@@ -159,7 +164,10 @@ public final class TestStack implements LauncherSessionListener {
                 "overseer.scheduler.stranded-after", "PT5S",
                 "overseer.workflows.file", workflows.toString(),
                 // low enough for ReadingIT to reach with a few streams
-                "overseer.events.max-streams-per-user", Integer.toString(MAX_STREAMS_PER_USER));
+                "overseer.events.max-streams-per-user", Integer.toString(MAX_STREAMS_PER_USER),
+                // Every test connects from 127.0.0.1: the per-address limit would hold up the tests that
+                // follow one that fails logins on purpose. The per-user limit (default 10) stays.
+                "overseer.login.max-failures-per-address", "100000");
         publishArquillianProperties();
     }
 

@@ -37,8 +37,6 @@ public class OrderEventFeed {
     static final long KEEP_ALIVE_SECONDS = 15;
     /** Open streams per instance; past it a new one is refused with 503 rather than slowing all. */
     static final int MAX_WATCHERS = 1000;
-    /** How long refusals of one kind are counted before they are logged again (once per burst). */
-    private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** Streams refused, by reason, in metrics: {@code per-user} (429) and {@code instance-full} (503). */
     static final String REFUSED = "overseer.event.streams.refused";
 
@@ -111,23 +109,7 @@ public class OrderEventFeed {
 
     private void refused(String reason, String why) {
         metrics.counter(REFUSED, "reason", reason).increment();
-        refusals.computeIfAbsent(reason, r -> new BurstLog()).log(why);
-    }
-
-    /** A warning for the first refusal of a burst, then one per quiet period saying how many followed. */
-    private static final class BurstLog {
-        private long lastLogged = System.nanoTime() - QUIET_NANOS;
-        private long since;
-
-        synchronized void log(String why) {
-            since++;
-            if (System.nanoTime() - lastLogged >= QUIET_NANOS) {
-                LOG.log(Level.WARNING, "Event stream refused: {0} ({1} refused of this kind since the last such line)",
-                        new Object[] {why, since});
-                lastLogged = System.nanoTime();
-                since = 0;
-            }
-        }
+        refusals.computeIfAbsent(reason, r -> new BurstLog(LOG, "Event stream refused")).log(why);
     }
 
     private synchronized void startTicker() {

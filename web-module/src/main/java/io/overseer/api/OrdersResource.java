@@ -4,6 +4,7 @@ import io.overseer.statestore.HistoryView;
 import io.overseer.statestore.OrderQueries;
 import io.overseer.statestore.OrderSummary;
 import io.overseer.statestore.OrderView;
+import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderRequest;
 import io.overseer.submission.OrderSubmission;
@@ -78,15 +79,16 @@ public class OrdersResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "422", ref = "KeyReused")
+    @APIResponse(responseCode = "503", ref = "BrokerUnavailable")
     public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order,
                            @Parameter(description = "client key making retries safe")
                            @HeaderParam("Idempotency-Key") @Pattern(regexp = KEY_FORMAT,
                                    message = "must be 1-255 visible ASCII characters") String idempotencyKey,
                            @Context UriInfo uriInfo, @Context SecurityContext security)
-            throws InvalidOrderException, SubmissionKeyConflictException {
-        SubmissionKey key = idempotencyKey == null ? null
-                : SubmissionKey.of("http:" + security.getUserPrincipal().getName(), idempotencyKey, order);
-        Submitted submitted = submission.submit(order, key);
+            throws InvalidOrderException, SubmissionKeyConflictException, BrokerUnavailableException {
+        String user = security.getUserPrincipal().getName();
+        SubmissionKey key = idempotencyKey == null ? null : SubmissionKey.of("http:" + user, idempotencyKey, order);
+        Submitted submitted = submission.submit(order, key, user);
         return Response.accepted(Accepted.pending(submitted.orderId()))
                 .header(HttpHeaders.LOCATION, ApiLinks.order(uriInfo, submitted.orderId()))
                 .header(REPLAYED, submitted.replayed() ? "true" : null)

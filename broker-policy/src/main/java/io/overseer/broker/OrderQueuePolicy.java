@@ -1,0 +1,82 @@
+package io.overseer.broker;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.api.core.ActiveMQExceptionType;
+import org.apache.activemq.artemis.api.core.Message;
+import org.apache.activemq.artemis.core.server.ServerSession;
+import org.apache.activemq.artemis.core.server.plugin.ActiveMQServerPlugin;
+import org.apache.activemq.artemis.core.transaction.Transaction;
+
+/**
+ * What the broker must enforce itself on the addresses clients send to, because the application sees a
+ * message only after the broker stored it (security issue 16). Named in broker.xml's
+ * {@code <broker-plugins>}; its properties:
+ * <ul>
+ * <li>{@code addresses}: comma-separated addresses it guards (Overseer's: {@code orders});</li>
+ * <li>{@code max-message-bytes}: the largest message, headers and body, a sender may put there. The
+ * application refuses a body over 256 KiB anyway (OrderMessages.MAX_BODY_BYTES), but only after the broker
+ * stored it: without this a submitter could park 10 MB messages in the broker's memory and disk.</li>
+ * </ul>
+ * On every message sent to those addresses it also writes the sender's validated user into
+ * {@value #VALIDATED_USER}, overwriting whatever the client put there. populate-validated-user does this for
+ * the core, OpenWire and STOMP protocols, but an AMQP message reaches a core consumer without it — and
+ * with any application property of that name its sender chose. The application scopes idempotency keys
+ * and reply-to ownership by this user, so it must be the broker's word, whatever the protocol.
+ */
+public class OrderQueuePolicy implements ActiveMQServerPlugin {
+
+    /** Where the application reads a message's sender (io.overseer.messaging.Destinations#VALIDATED_USER). */
+    static final String VALIDATED_USER = "_AMQ_VALIDATED_USER";
+    private static final Logger LOG = Logger.getLogger(OrderQueuePolicy.class.getName());
+
+    private Set<String> addresses = Set.of();
+    private long maxMessageBytes = Long.MAX_VALUE;
+
+    @Override
+    public void init(Map<String, String> properties) {
+        String guarded = properties.get("addresses");
+        String max = properties.get("max-message-bytes");
+        if (guarded == null || guarded.isBlank() || max == null) {
+            throw new IllegalArgumentException("OrderQueuePolicy needs the properties addresses and max-message-bytes,"
+                    + " got " + properties);
+        }
+        addresses = Set.of(guarded.trim().split("\\s*,\\s*"));
+        maxMessageBytes = Long.parseLong(max.trim());
+        if (maxMessageBytes < 1024) {
+            throw new IllegalArgumentException("max-message-bytes must be at least 1024: " + max);
+        }
+        LOG.log(Level.INFO, "Overseer order queue policy: at most {0} bytes a message, sender stamped, on {1}",
+                new Object[] {maxMessageBytes, addresses});
+    }
+
+    @Override
+    public void beforeSend(ServerSession session, Transaction tx, Message message, boolean direct,
+                           boolean noAutoCreateQueue) throws ActiveMQException {
+        String address = message.getAddress();
+        if (address == null || !addresses.contains(address)) {
+            return;
+        }
+        check(message.getWholeMessageSize(), address, session.getValidatedUser());
+        String user = session.getValidatedUser();
+        if (user != null) {
+            message.putStringProperty(VALIDATED_USER, user);
+        } else if (message.getStringProperty(VALIDATED_USER) != null) {
+            // A broker without authentication: nobody's word, so no claim of the client's stands either.
+            message.removeProperty(org.apache.activemq.artemis.api.core.SimpleString.of(VALIDATED_USER));
+        }
+    }
+
+    /** Refuses a message over {@code max-message-bytes}: the sender gets the exception, nothing is stored. */
+    void check(long size, String address, String user) throws ActiveMQException {
+        if (size > maxMessageBytes) {
+            LOG.log(Level.WARNING, "Refused a message of {0} bytes from {1} to {2}: at most {3}",
+                    new Object[] {size, user, address, maxMessageBytes});
+            throw new ActiveMQException(ActiveMQExceptionType.ILLEGAL_STATE, "message of " + size + " bytes refused: "
+                    + address + " takes at most " + maxMessageBytes + " bytes a message");
+        }
+    }
+}
