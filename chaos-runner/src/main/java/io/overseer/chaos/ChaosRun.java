@@ -30,7 +30,7 @@ final class ChaosRun {
         this.options = options;
         this.root = root;
         this.runId = "s" + Long.toUnsignedString(options.seed(), 36);
-        this.replyQueue = "overseer.reply.chaos-" + runId;
+        this.replyQueue = "overseer.reply." + JmsSubmitter.USER + ".chaos-" + runId; // the sender's own (SECURITY.md)
     }
 
     /** The report; throws when the run itself could not be carried out (the stack did not start, …). */

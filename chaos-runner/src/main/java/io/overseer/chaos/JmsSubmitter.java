@@ -24,7 +24,7 @@ final class JmsSubmitter implements AutoCloseable {
 
     static final Duration DEADLINE = Duration.ofSeconds(120);
     static final String BAD_MARK = "chaosBad";
-    private static final String USER = "demo";
+    static final String USER = "demo";
 
     private final ActiveMQConnectionFactory factory;
     private final String replyQueue;

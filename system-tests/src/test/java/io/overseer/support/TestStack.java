@@ -173,7 +173,9 @@ public final class TestStack implements LauncherSessionListener {
 
     /** System properties that arquillian.xml refers to as ${...}. */
     private static void publishArquillianProperties() throws IOException {
-        StringBuilder jvm = new StringBuilder("-Xmx512m -Doverseer.remote-service.url=" + simulatorUrl());
+        // With the listener's address and the data grid's interface (pre-/post-boot below): nothing on *.
+        StringBuilder jvm = new StringBuilder("-Xmx512m -Dhazelcast.socket.bind.any=false -Doverseer.remote-service.url="
+                + simulatorUrl());
         appProperties.forEach((key, value) -> jvm.append(" -D").append(key).append('=').append(value));
         System.setProperty("overseer.it.jvmOptions", jvm.toString());
         Path postBoot = writePostBoot();
@@ -191,12 +193,22 @@ public final class TestStack implements LauncherSessionListener {
      * the listener closed until deployment, so it is not affected.
      */
     private static Path moveListenerSettingsToPreBoot(Path postBoot) throws IOException {
-        String marker = ".network-config.protocols.protocol.";
+        List<String> markers = List.of(".network-config.protocols.protocol.", ".network-config.network-listeners.");
         List<String> lines = Files.readAllLines(postBoot);
-        List<String> early = lines.stream().filter(l -> l.startsWith("set ") && l.contains(marker)).toList();
+        List<String> early = lines.stream()
+                .filter(l -> l.startsWith("set ") && markers.stream().anyMatch(l::contains)).toList();
         Files.write(postBoot, lines.stream().filter(l -> !early.contains(l)).toList());
         return Files.write(workDir.resolve("pre-boot.asadmin"), early);
     }
+
+    /**
+     * Payara Micro listens on every interface, its data grid too (even with --nocluster): the test servers
+     * listen on 127.0.0.1 only, as ./run's do (PayaraMicroNode). The listener's line moves to the pre-boot
+     * file with the protocol's settings ({@link #moveListenerSettingsToPreBoot}).
+     */
+    private static final String LOOPBACK_ONLY = "set configs.config.server-config.network-config.network-listeners"
+            + ".network-listener." + PayaraMicroNode.HTTP_LISTENER + ".address=127.0.0.1" + System.lineSeparator()
+            + "set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true" + System.lineSeparator();
 
     private static Path writePostBoot() throws IOException {
         return writePostBoot(workDir.resolve("post-boot.asadmin"));
@@ -217,7 +229,7 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
         values.put("HTTP_LISTENER", PayaraMicroNode.HTTP_LISTENER);
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
-                + System.lineSeparator() + userCommands());
+                + System.lineSeparator() + LOOPBACK_ONLY + userCommands());
         return file;
     }
 
