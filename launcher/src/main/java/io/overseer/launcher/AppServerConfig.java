@@ -22,7 +22,8 @@ public record AppServerConfig(
         Map<String, String> appProperties,
         String maxHeap,
         String bindAddress,
-        int brokerBackupPort) { // 0: one broker; else the backup of a replicated pair on brokerHost
+        int brokerBackupPort, // 0: one broker; else the backup of a replicated pair on brokerHost
+        TlsMaterial brokerTls) { // null: plain TCP to the broker
 
     public AppServerConfig {
         appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
@@ -34,7 +35,7 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap, String bindAddress) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0);
+                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0, null);
     }
 
     /** On all interfaces. */
@@ -42,13 +43,13 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, null, 0);
+                remoteServiceUrl, appProperties, maxHeap, null, 0, null);
     }
 
     /** The same settings listening on {@code address} only (null: all interfaces). */
     public AppServerConfig withBindAddress(String address) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort, brokerTls);
     }
 
     /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
@@ -56,19 +57,26 @@ public record AppServerConfig(
         Map<String, String> merged = new LinkedHashMap<>(appProperties);
         merged.putAll(extra);
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort);
+                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort, brokerTls);
     }
 
     /** The same settings with the adapter on a replicated pair: the backup listens on {@code backupPort}. */
     public AppServerConfig withBrokerBackup(int backupPort) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort, brokerTls);
+    }
+
+    /** The same settings reaching the broker over TLS, trusting {@code tls}'s certificate. */
+    public AppServerConfig withBrokerTls(TlsMaterial tls) {
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, tls);
     }
 
     /** The broker's node, or both nodes of the pair. */
     public BrokerWiring brokerWiring() {
-        return brokerBackupPort == 0 ? BrokerWiring.single(brokerHost, brokerPort)
+        BrokerWiring wiring = brokerBackupPort == 0 ? BrokerWiring.single(brokerHost, brokerPort)
                 : BrokerWiring.pair(brokerHost, brokerPort, brokerBackupPort);
+        return brokerTls == null ? wiring : wiring.withTls(brokerTls);
     }
 
     /** Placeholder values for post-boot.asadmin; those used inside --property lists are escaped. */

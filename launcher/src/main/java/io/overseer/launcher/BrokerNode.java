@@ -32,6 +32,8 @@ public final class BrokerNode implements Node {
     private final int consolePort;
     private final Path logFile;
     private final List<BrokerUser> users;
+    /** Null: plain TCP; else the acceptor speaks TLS only, with this key ({@link #useTls}). */
+    private volatile TlsMaterial tls;
     private final BrokerHa ha; // null: a broker of its own
     private ManagedProcess process;
 
@@ -260,6 +262,7 @@ public final class BrokerNode implements Node {
         Map<String, String> values = new java.util.HashMap<>(Map.of(
                 "BROKER_PORT", Integer.toString(port),
                 "BROKER_HOST", "127.0.0.1",
+                "ACCEPTOR_TLS", tls == null ? "" : tls.acceptorParameters(),
                 "DATA_DIR", instanceDir.resolve("data").toString()));
         if (ha != null) {
             text = BrokerXml.withReplication(text, Files.readString(layout.haReplicationTemplate()),
@@ -274,6 +277,12 @@ public final class BrokerNode implements Node {
             LOG.warn("broker.xml template has placeholders the launcher does not know: {}", left);
         }
         Files.writeString(instanceDir.resolve("etc/broker.xml"), xml);
+    }
+
+    /** Every client of this broker speaks TLS, to a key from {@code material}; call before {@link #start}. */
+    public BrokerNode useTls(TlsMaterial material) {
+        this.tls = material;
+        return this;
     }
 
     /** Queues one client user may hold at once: its reply queues and temporary queues (security issue 16). */

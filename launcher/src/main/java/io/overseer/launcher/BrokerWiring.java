@@ -13,9 +13,10 @@ import java.util.Map;
  * <p>With several nodes the adapter gets every node (ConnectorClassName once per node, ConnectionParameters
  * one host/port pair per node), HA=true so it follows the pair's topology to the backup and back, and
  * ReconnectAttempts=-1 with RetryInterval=200: MDBs resumed 0.57 s after a primary's kill -9 with 200 ms,
- * 2.1 s with the default (docs/broker-ha.md).
+ * 2.1 s with the default (docs/broker-ha.md). With {@link TlsMaterial} every connection is TLS, trusting the
+ * broker's certificate (--broker-tls).
  */
-public record BrokerWiring(List<Endpoint> endpoints) {
+public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls null: plain TCP
 
     /** Netty, the connector of the broker's CORE acceptor. */
     static final String CONNECTOR = "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory";
@@ -27,6 +28,10 @@ public record BrokerWiring(List<Endpoint> endpoints) {
                 throw new IllegalArgumentException("a broker endpoint needs a host and a port 1-65535: " + host + ":" + port);
             }
         }
+    }
+
+    public BrokerWiring(List<Endpoint> endpoints) {
+        this(endpoints, null);
     }
 
     public BrokerWiring {
@@ -45,6 +50,11 @@ public record BrokerWiring(List<Endpoint> endpoints) {
         return new BrokerWiring(List.of(new Endpoint(host, primaryPort), new Endpoint(host, backupPort)));
     }
 
+    /** The same nodes over TLS, trusting {@code tls}'s certificate (the broker's --broker-tls acceptor). */
+    public BrokerWiring withTls(TlsMaterial material) {
+        return new BrokerWiring(endpoints, material);
+    }
+
     public boolean highlyAvailable() {
         return endpoints.size() > 1;
     }
@@ -56,7 +66,7 @@ public record BrokerWiring(List<Endpoint> endpoints) {
     public Map<String, String> postBootValues() {
         List<String> classes = new ArrayList<>(Collections.nCopies(endpoints.size(), CONNECTOR));
         List<String> parameters = endpoints.stream()
-                .map(e -> "host\\=" + Templates.asadminEscape(e.host()) + ";port\\=" + e.port()).toList();
+                .map(e -> "host\\=" + Templates.asadminEscape(e.host()) + ";port\\=" + e.port() + adapterTls()).toList();
         Map<String, String> v = new LinkedHashMap<>();
         v.put("BROKER_CONNECTORS", String.join(",", classes));
         v.put("BROKER_CONNECTION_PARAMETERS", String.join(",", parameters));
@@ -71,10 +81,27 @@ public record BrokerWiring(List<Endpoint> endpoints) {
      */
     public String clientUrl() {
         if (!highlyAvailable()) {
-            return url(endpoints.get(0));
+            return url(endpoints.get(0)) + (tls == null ? "" : "?" + clientTls());
         }
         return "(" + String.join(",", endpoints.stream().map(BrokerWiring::url).toList()) + ")?ha=true"
-                + "&reconnectAttempts=-1&retryInterval=" + RETRY_INTERVAL_MS;
+                + "&reconnectAttempts=-1&retryInterval=" + RETRY_INTERVAL_MS + (tls == null ? "" : "&" + clientTls());
+    }
+
+    /**
+     * The adapter's TLS parameters in asadmin's escaping, or nothing. forceSSLParameters: Payara sets
+     * javax.net.ssl.trustStore (its own cacerts), which Artemis's connector otherwise prefers to the path
+     * given here (seen: PKIX path building failed, the broker's certificate unknown).
+     */
+    private String adapterTls() {
+        return tls == null ? "" : ";sslEnabled\\=true;forceSSLParameters\\=true;trustStoreType\\=PKCS12;trustStorePath\\="
+                + Templates.asadminEscape(tls.trustStore().toString()) + ";trustStorePassword\\="
+                + Templates.asadminEscape(tls.trustStorePassword());
+    }
+
+    /** The URL's TLS parameters (after a '?' or '&'), or nothing. */
+    private String clientTls() {
+        return tls == null ? "" : "sslEnabled=true&trustStoreType=PKCS12&trustStorePath=" + tls.trustStore()
+                + "&trustStorePassword=" + tls.trustStorePassword();
     }
 
     private static String url(Endpoint e) {

@@ -27,6 +27,7 @@ public record LauncherOptions(
         String brokerUser,
         String brokerPassword,
         boolean brokerHa,       // a local primary/backup pair; the backup on brokerPort + 1, console + 1
+        boolean brokerTls,      // the local broker's acceptor speaks TLS only (a certificate made in dataDir/tls)
         Map<String, String> appProperties,
         boolean help) {
 

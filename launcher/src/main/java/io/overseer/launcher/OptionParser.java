@@ -15,7 +15,7 @@ final class OptionParser {
         DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
         STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
         RUNTIME("--runtime", "OVERSEER_RUNTIME", AppRuntime.PAYARA_MICRO.id(), AppRuntime.ids(),
-                "application server: the WAR on Payara Micro, or the EAR on Payara Server (WildFly: not yet)"),
+                "application server: the WAR on Payara Micro, or the EAR on Payara Server or WildFly"),
         HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT",
                 "application HTTP port (of the first instance; payara-server: admin port is this - 32)"),
         INSTANCES("--instances", "OVERSEER_INSTANCES", "1", "N",
@@ -30,6 +30,8 @@ final class OptionParser {
                 "broker port (local Artemis or external); with --broker-ha the backup's is this + 1"),
         BROKER_HA("--broker-ha", "OVERSEER_BROKER_HA", "false", null,
                 "a replicated Artemis pair (primary and backup) instead of one broker (docs/broker-ha.md)"),
+        BROKER_TLS("--broker-tls", "OVERSEER_BROKER_TLS", "false", null,
+                "the local broker speaks TLS only, with a certificate made for it in the data directory (docs/tls.md)"),
         CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT",
                 "Artemis web console port; with --broker-ha the backup's is this + 1"),
         DB_PORT("--db-port", "OVERSEER_DB_PORT", "55432", "PORT", "embedded PostgreSQL port"),
@@ -144,6 +146,11 @@ final class OptionParser {
             throw new UsageException("--broker-ha starts a local replicated pair and cannot be combined with"
                     + " --broker-host; to use your own broker cluster see docs/broker-ha.md");
         }
+        boolean brokerTls = switchValue(v, Opt.BROKER_TLS);
+        if (brokerTls && (brokerHost != null || brokerHa)) {
+            throw new UsageException("--broker-tls gives the one local broker a TLS acceptor; your own broker or"
+                    + " --broker-ha is set up for TLS by hand (docs/tls.md)");
+        }
         String stack = value(v, Opt.STACK_DIR);
         AppRuntime runtime = runtime(v);
         int instances = instances(v);
@@ -161,6 +168,10 @@ final class OptionParser {
         if (runtime != AppRuntime.PAYARA_MICRO) {
             checkServerPorts(runtime, v, brokerHost == null, dbUrl == null, brokerHa);
         }
+        if (runtime == AppRuntime.WILDFLY && brokerTls) {
+            throw new UsageException("--broker-tls is not wired for --runtime wildfly (its connector needs the trust"
+                    + " store in configure.cli; docs/tls.md shows how): use --runtime payara-micro or payara-server");
+        }
         if (runtime == AppRuntime.WILDFLY && brokerHa) {
             throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
                     + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
@@ -171,7 +182,7 @@ final class OptionParser {
                 runtime, port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
-                brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa,
+                brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
                 appProps, help);
     }
 

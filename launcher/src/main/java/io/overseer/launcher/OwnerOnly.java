@@ -25,6 +25,11 @@ final class OwnerOnly {
         Files.writeString(file, text);
     }
 
+    /** Makes an existing file readable and writable by its owner only. */
+    static void restrict(Path file) throws IOException {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+
     /** Creates the directory if missing and closes it to everyone but its owner. */
     static Path directory(Path dir) throws IOException {
         Files.createDirectories(dir);

@@ -41,6 +41,8 @@ public final class Stack implements AutoCloseable {
     private FileChannel lockChannel;
     private FileLock lock;
     private volatile boolean stopping;
+    /** --broker-tls: the broker's key and the trust store clients use; null otherwise. */
+    private final TlsMaterial brokerTls;
 
     public Stack(LauncherOptions options, StackLayout layout) {
         this.options = options;
@@ -70,6 +72,16 @@ public final class Stack implements AutoCloseable {
                             logs.resolve("artemis.log"), brokerUsers)
                     : null;
         }
+        try {
+            // Made here (the adapter's settings name the trust store), in the data directory closed to others.
+            this.brokerTls = options.brokerTls()
+                    ? TlsMaterial.inDirectory(OwnerOnly.directory(dataDir).resolve("tls")) : null;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("Could not make the broker's TLS certificate in " + dataDir.resolve("tls"), e);
+        }
+        if (brokerTls != null) {
+            broker.useTls(brokerTls);
+        }
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         this.instances = AppInstance.plan(options);
@@ -81,6 +93,9 @@ public final class Stack implements AutoCloseable {
                     null, options.bindAddress());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
+            }
+            if (brokerTls != null) {
+                config = config.withBrokerTls(brokerTls);
             }
             AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
                     instance.logFile(), config);
@@ -297,6 +312,11 @@ public final class Stack implements AutoCloseable {
     }
 
     /** The banner printed once everything is ready. */
+    /** --broker-tls's key and trust stores, or null. */
+    public TlsMaterial brokerTls() {
+        return brokerTls;
+    }
+
     public String summary() {
         return Summary.render(this);
     }

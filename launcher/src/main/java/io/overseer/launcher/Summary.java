@@ -34,7 +34,9 @@ final class Summary {
             appendPair(sb, stack.brokerPair());
         } else if (stack.broker() != null) {
             sb.append(row("Artemis console", stack.broker().consoleUrl() + "   (login demo/demo)"))
-              .append(row("Broker", "tcp://127.0.0.1:" + o.brokerPort()));
+              .append(row("Broker", stack.brokerTls() == null ? "tcp://127.0.0.1:" + o.brokerPort()
+                      : BrokerWiring.single("127.0.0.1", o.brokerPort()).withTls(stack.brokerTls()).clientUrl()
+                              + "   (TLS only; the certificate: " + stack.brokerTls().trustStore().resolveSibling("broker.crt") + ")"));
         } else {
             sb.append(row("Broker (external)", "tcp://" + o.brokerHost() + ":" + o.brokerPort()));
         }

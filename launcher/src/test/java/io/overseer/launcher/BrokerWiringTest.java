@@ -50,6 +50,34 @@ class BrokerWiringTest {
                 BrokerWiring.pair("127.0.0.1", 61616, 61617).clientUrl());
     }
 
+    /** --broker-tls: the adapter and legacy clients speak TLS, trusting the broker's certificate. */
+    @Test
+    void withTlsEveryConnectionTrustsTheBrokersCertificate() throws Exception {
+        TlsMaterial tls = new TlsMaterial(Path.of("/d/tls/broker-keystore.p12"), "k", Path.of("/d/tls/truststore.p12"), "t");
+        String line = adapterLine(BrokerWiring.single("127.0.0.1", 61616).withTls(tls));
+        assertTrue(line.contains(":ConnectionParameters=host\\=127.0.0.1;port\\=61616;sslEnabled\\=true;forceSSLParameters\\=true;trustStoreType\\=PKCS12"
+                + ";trustStorePath\\=/d/tls/truststore.p12;trustStorePassword\\=t:UserName="), line);
+        assertEquals("tcp://127.0.0.1:61616?sslEnabled=true&trustStoreType=PKCS12&trustStorePath=/d/tls/truststore.p12"
+                + "&trustStorePassword=t", BrokerWiring.single("127.0.0.1", 61616).withTls(tls).clientUrl());
+        assertEquals(";sslEnabled=true;keyStoreType=PKCS12;keyStorePath=/d/tls/broker-keystore.p12;keyStorePassword=k",
+                tls.acceptorParameters());
+    }
+
+    /** The certificate is made once and kept: clients that trust it keep trusting it after a restart. */
+    @Test
+    void theCertificateIsMadeOnceAndItsKeyIsTheOwnersAlone(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        TlsMaterial made = TlsMaterial.inDirectory(dir.resolve("tls"));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(made.keyStore())));
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("tls"))));
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(made.trustStore())) {
+            trust.load(in, made.trustStorePassword().toCharArray());
+        }
+        var certificate = (java.security.cert.X509Certificate) trust.getCertificate(TlsMaterial.ALIAS);
+        assertTrue(certificate.getSubjectX500Principal().getName().contains("CN=localhost"), certificate.toString());
+        assertEquals(made, TlsMaterial.inDirectory(dir.resolve("tls")), "read back, not made again");
+    }
+
     @Test
     void anEndpointNeedsAHostAndAPort() {
         assertThrows(IllegalArgumentException.class, () -> new BrokerWiring(List.of()));

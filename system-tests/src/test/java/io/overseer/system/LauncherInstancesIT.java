@@ -42,8 +42,8 @@ class LauncherInstancesIT {
     @Test
     void aKilledInstanceIsRestartedAloneWhileTheOtherKeepsServing() throws Exception {
         int http = twoFreePorts();
-        // No --bind-address: loopback is the default.
-        LauncherOptions options = LauncherOptions.parse(new String[] {"--instances", "2",
+        // No --bind-address: loopback is the default. The broker speaks TLS only (--broker-tls, below).
+        LauncherOptions options = LauncherOptions.parse(new String[] {"--instances", "2", "--broker-tls",
                 "--http-port", Integer.toString(http), "--simulator-port", free(), "--broker-port", free(),
                 "--console-port", free(), "--db-port", free(),
                 "--data-dir", TestStack.workDir().resolve("launcher-instances").toString()}, Map.of());
@@ -61,6 +61,8 @@ class LauncherInstancesIT {
         assertOnlyLoopback(List.of(stack.postgres().pid(), stack.broker().pid(), stack.simulator().pid(),
                 first.pid(), second.pid()));
         assertNoSecretReadableByOthers(options.dataDir(), stack.broker().password());
+        assertNoSecretReadableByOthers(options.dataDir(), stack.brokerTls().keyStorePassword());
+        anOrderRunsEndToEndOverTls(options.brokerPort());
 
         long firstPid = first.pid();
         long secondPid = second.pid();
@@ -80,6 +82,35 @@ class LauncherInstancesIT {
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " stopped");
         }
         assertNotEquals(secondPid, restartedPid);
+    }
+
+    /**
+     * TLS end to end (issue 16), with the certificate ./run --broker-tls made for this stack: the broker's
+     * one acceptor speaks TLS only, so the application servers reached it over TLS (they are ready, and the
+     * order is processed), and a legacy client submits over TLS trusting that certificate and hears every
+     * status on its temporary queue. A plain TCP client is turned away.
+     */
+    private void anOrderRunsEndToEndOverTls(int brokerPort) throws Exception {
+        String tlsUrl = io.overseer.launcher.BrokerWiring.single("127.0.0.1", brokerPort).withTls(stack.brokerTls())
+                .clientUrl();
+        String customer = "c-tls-" + java.util.UUID.randomUUID();
+        try (var factory = new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(tlsUrl,
+                LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD);
+             jakarta.jms.JMSContext jms = factory.createContext()) {
+            jakarta.jms.TemporaryQueue replies = jms.createTemporaryQueue();
+            jakarta.jms.JMSConsumer consumer = jms.createConsumer(replies);
+            jms.createProducer().setJMSReplyTo(replies).send(jms.createQueue("orders"),
+                    io.overseer.support.OrdersApi.order(customer, "A-1", 1));
+            List<io.overseer.support.Notification> notifications =
+                    io.overseer.support.Notification.untilFinal(consumer, Duration.ofSeconds(90));
+            assertEquals("processed", notifications.get(notifications.size() - 1).event(), notifications.toString());
+        }
+        try (var plain = new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(
+                "tcp://127.0.0.1:" + brokerPort + "?callTimeout=5000&reconnectAttempts=0&initialConnectAttempts=1",
+                LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD)) {
+            org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSRuntimeException.class,
+                    () -> plain.createContext().close(), "a client without TLS is turned away");
+        }
     }
 
     /**
