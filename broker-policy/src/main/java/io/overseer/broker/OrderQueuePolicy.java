@@ -33,7 +33,12 @@ public class OrderQueuePolicy implements ActiveMQServerPlugin {
     static final String VALIDATED_USER = "_AMQ_VALIDATED_USER";
     private static final Logger LOG = Logger.getLogger(OrderQueuePolicy.class.getName());
 
+    private static final long QUIET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+
     private Set<String> addresses = Set.of();
+    // Only for the log's rhythm: a lost update under a race costs a count in a log line, nothing else.
+    private volatile long lastLogged = System.nanoTime() - QUIET_NANOS;
+    private volatile long refusedSinceLogged;
     private long maxMessageBytes = Long.MAX_VALUE;
 
     @Override
@@ -50,18 +55,18 @@ public class OrderQueuePolicy implements ActiveMQServerPlugin {
             throw new IllegalArgumentException("max-message-bytes must be at least 1024: " + max);
         }
         LOG.log(Level.INFO, "Overseer order queue policy: at most {0} bytes a message, sender stamped, on {1}",
-                new Object[] {maxMessageBytes, addresses});
+                new Object[] {Long.toString(maxMessageBytes), addresses});
     }
 
     @Override
     public void beforeSend(ServerSession session, Transaction tx, Message message, boolean direct,
                            boolean noAutoCreateQueue) throws ActiveMQException {
         String address = message.getAddress();
-        if (address == null || !addresses.contains(address)) {
-            return;
+        if (session == null || address == null || !addresses.contains(address)) {
+            return; // not a client's send (the broker moving a message itself): nothing to check or stamp
         }
-        check(message.getWholeMessageSize(), address, session.getValidatedUser());
         String user = session.getValidatedUser();
+        check(message.getWholeMessageSize(), address, user);
         if (user != null) {
             message.putStringProperty(VALIDATED_USER, user);
         } else if (message.getStringProperty(VALIDATED_USER) != null) {
@@ -70,11 +75,22 @@ public class OrderQueuePolicy implements ActiveMQServerPlugin {
         }
     }
 
-    /** Refuses a message over {@code max-message-bytes}: the sender gets the exception, nothing is stored. */
+    /**
+     * Refuses a message over {@code max-message-bytes}: the sender gets the exception, nothing is stored.
+     * Logged once per burst (the first, then at most a line a minute with how many followed): a client
+     * hammering the limit must not flood the broker's log.
+     */
     void check(long size, String address, String user) throws ActiveMQException {
         if (size > maxMessageBytes) {
-            LOG.log(Level.WARNING, "Refused a message of {0} bytes from {1} to {2}: at most {3}",
-                    new Object[] {size, user, address, maxMessageBytes});
+            refusedSinceLogged++;
+            long now = System.nanoTime();
+            if (now - lastLogged >= QUIET_NANOS) {
+                LOG.log(Level.WARNING, "Refused a message of {0} bytes from {1} to {2}: at most {3} ({4} refused"
+                        + " since the last such line)", new Object[] {Long.toString(size), user, address,
+                                Long.toString(maxMessageBytes), Long.toString(refusedSinceLogged)});
+                lastLogged = now;
+                refusedSinceLogged = 0;
+            }
             throw new ActiveMQException(ActiveMQExceptionType.ILLEGAL_STATE, "message of " + size + " bytes refused: "
                     + address + " takes at most " + maxMessageBytes + " bytes a message");
         }

@@ -10,6 +10,7 @@ import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import java.util.Collections;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,6 +27,14 @@ import java.util.logging.Logger;
 public class DeadLetters {
 
     private static final Logger LOG = Logger.getLogger(DeadLetters.class.getName());
+    /** On a copy: the broker-validated user that sent the original. */
+    public static final String ORIGINAL_SENDER = "dlqOriginalSender";
+    /** On a copy: the original's JMSMessageID. */
+    public static final String ORIGINAL_MESSAGE_ID = "dlqOriginalMessageId";
+    /** On a copy whose body was cut: the original body's length in bytes. */
+    public static final String BODY_CUT = "dlqBodyCutFrom";
+    /** The most of a bytes body a copy keeps (four times the order queue's largest body). */
+    static final long MAX_COPIED_BYTES = OrderMessages.MAX_BODY_BYTES * 4L;
 
     @Inject
     @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
@@ -53,11 +62,20 @@ public class DeadLetters {
         }
     }
 
+    /**
+     * The copy keeps the original's properties and correlation id, and says who sent the original
+     * ({@value #ORIGINAL_SENDER}: the broker stamps the copy with the application's user) and which message
+     * it was ({@value #ORIGINAL_MESSAGE_ID}); a body cut to {@link #MAX_COPIED_BYTES} says so
+     * ({@value #BODY_CUT}, the original's length).
+     */
     public void reject(Message message, String origin, String reason) {
         try {
             JMSProducer producer = jms.createProducer()
                     .setProperty(Destinations.DEAD_LETTER_REASON, reason)
-                    .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin);
+                    .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin)
+                    .setProperty(ORIGINAL_SENDER, Objects.requireNonNullElse(
+                            message.getStringProperty(Destinations.VALIDATED_USER), ""))
+                    .setProperty(ORIGINAL_MESSAGE_ID, Objects.requireNonNullElse(message.getJMSMessageID(), ""));
             if (Destinations.ORDERS.equals(origin)) {
                 redrivable(producer, origin);
             }
@@ -71,6 +89,10 @@ public class DeadLetters {
                 producer.setJMSCorrelationID(message.getJMSCorrelationID());
             }
             if (message instanceof BytesMessage bytes) {
+                bytes.reset();
+                if (bytes.getBodyLength() > MAX_COPIED_BYTES) {
+                    producer.setProperty(BODY_CUT, bytes.getBodyLength());
+                }
                 producer.send(jms.createQueue(Destinations.DEAD_LETTERS), body(bytes));
             } else {
                 producer.send(jms.createQueue(Destinations.DEAD_LETTERS),
@@ -104,17 +126,17 @@ public class DeadLetters {
                 .setProperty(Destinations.ORDER_ID, orderId == null ? "" : orderId)
                 .setProperty(Destinations.DEAD_LETTER_REASON, reason)
                 .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin)
-                .setProperty("dlqOriginalSender", sender == null ? "" : sender)
+                .setProperty(ORIGINAL_SENDER, sender == null ? "" : sender)
                 .send(jms.createQueue(Destinations.DEAD_LETTERS), json);
         LOG.log(Level.WARNING, "Dead-lettered an item of a message from {0} sent by {1}: {2}",
                 new Object[] {origin, sender, reason});
     }
 
-    /** The whole body, even if the listener read part of it already; a body too big to read is dropped. */
+    /** The body, even if the listener read part of it already, up to {@link #MAX_COPIED_BYTES}. */
     private static byte[] body(BytesMessage message) throws JMSException {
         message.reset();
         long length = message.getBodyLength();
-        byte[] body = new byte[(int) Math.min(length, OrderMessages.MAX_BODY_BYTES * 4L)];
+        byte[] body = new byte[(int) Math.min(length, MAX_COPIED_BYTES)];
         message.readBytes(body);
         return body;
     }

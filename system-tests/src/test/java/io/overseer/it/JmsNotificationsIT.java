@@ -149,6 +149,9 @@ class JmsNotificationsIT extends DeployedWarIT {
         TextMessage deadProperty = DeadLetterQueue.await(markerProperty);
 
         assertTrue(dead.getStringProperty("dlqReason").contains("internal destination"), dead.getStringProperty("dlqReason"));
+        assertEquals(TestStack.BROKER_SUBMITTER.name(), dead.getStringProperty("dlqOriginalSender"),
+                "the copy names the original's sender, not the application that dead-lettered it");
+        assertTrue(dead.getStringProperty("dlqOriginalMessageId").startsWith("ID:"), dead.getStringProperty("dlqOriginalMessageId"));
         assertTrue(deadProperty.getStringProperty("dlqReason").contains("internal destination"),
                 deadProperty.getStringProperty("dlqReason"));
         assertEquals(before, TestStack.countOrders());
