@@ -156,6 +156,12 @@ class BadInputIT extends DeployedWarIT {
                         OrdersApi.order("c-1", "A-1", 1)))), 406);
         assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(OrdersApi.order("c-1", "A-1", 1)))), 405);
+        // An Accept that is no media type list at all: a problem, not the server's HTML error page (issue 16).
+        for (String accept : List.of("///;;q=x", "text/html;q=abc")) {
+            assertProblem(send(HttpRequest.newBuilder(orders()).header("Content-Type", "application/json")
+                    .header("Accept", accept).POST(HttpRequest.BodyPublishers.ofString(OrdersApi.order("c-1", "A-1", 1)))),
+                    400);
+        }
         assertEquals(ordersBefore, TestStack.countOrders());
     }
 
