@@ -67,13 +67,12 @@ public class OrderQueuePolicy implements ActiveMQServerPlugin {
         }
         String user = session.getValidatedUser();
         check(message.getWholeMessageSize(), address, user);
-        if (user != null) {
-            // Core, OpenWire and STOMP messages carry it already (populate-validated-user): a property
-            // written again makes the broker encode the message anew, on the order queue's hot path.
-            if (!user.equals(message.getStringProperty(VALIDATED_USER))) {
-                message.putStringProperty(VALIDATED_USER, user);
-            }
-        } else if (message.getStringProperty(VALIDATED_USER) != null) {
+        String claimed = message.getStringProperty(VALIDATED_USER);
+        if (user != null && !user.equals(claimed)) {
+            // Only where it differs: Core, OpenWire and STOMP messages carry it already (populate-validated-
+            // user), and a property written again makes the broker encode the message anew, on the hot path.
+            message.putStringProperty(VALIDATED_USER, user);
+        } else if (user == null && claimed != null) {
             // A broker without authentication: nobody's word, so no claim of the client's stands either.
             message.removeProperty(org.apache.activemq.artemis.api.core.SimpleString.of(VALIDATED_USER));
         }

@@ -108,7 +108,7 @@ public class BrokerQueues {
     /**
      * The broker user that created {@code queue} (QueueControl's getUser), or empty if there is no such
      * queue now. For the reply-to check of a temporary queue: only its creator may have notifications sent
-     * to it. The application's permission covers this one read of any queue (mops.queue.#.getUser).
+     * to it. The application's permission covers this one read of any queue (broker.xml's mops.queue.*.getUser).
      */
     public Optional<String> queueOwner(String queue) throws BrokerUnavailableException {
         return manage("look up who created queue " + queue, broker -> {

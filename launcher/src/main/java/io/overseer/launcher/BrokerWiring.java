@@ -98,9 +98,9 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
                 + Templates.asadminEscape(tls.trustStorePassword());
     }
 
-    /** The URL's TLS parameters (after a '?' or '&'), or nothing. */
+    /** The URL's TLS parameters (after a '?' or '&'); only with {@link #tls}. */
     private String clientTls() {
-        return tls == null ? "" : "sslEnabled=true&trustStoreType=PKCS12&trustStorePath=" + tls.trustStore()
+        return "sslEnabled=true&trustStoreType=PKCS12&trustStorePath=" + tls.trustStore()
                 + "&trustStorePassword=" + tls.trustStorePassword();
     }
 

@@ -1,6 +1,5 @@
 package io.overseer.api;
 
-import io.overseer.platform.Json;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;
@@ -38,11 +37,7 @@ public class ContentTypeFilter extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
-        response.setStatus(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE);
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Json.write(Problem.of(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
-                "Unsupported Media Type", refusal)));
+        Problem.of(HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type", refusal).writeTo(response);
     }
 
     /** Why the declared Content-Type values cannot be read, or null when there is none or one readable. */

@@ -1,6 +1,5 @@
 package io.overseer.api;
 
-import io.overseer.platform.Json;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,11 +19,7 @@ public class ErrorProblemServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Json.write(Problem.of(HttpServletResponse.SC_BAD_REQUEST, "Bad Request",
-                "The request could not be read: a header is malformed (an Accept or Content-Type that is not a"
-                        + " media type list, for instance)")));
+        Problem.of(HttpServletResponse.SC_BAD_REQUEST, "Bad Request", "The request could not be read: a header is"
+                + " malformed (an Accept or Content-Type that is not a media type list, for instance)").writeTo(response);
     }
 }

@@ -57,30 +57,28 @@ public class FailedLogins {
 
     /** Seconds {@code user} or {@code address} must still wait (the longer), 0 if neither waits; counted if not 0. */
     long refusal(String user, String address) {
-        long byUser = throttle.waitMillis(userKey(user));
-        long byAddress = throttle.waitMillis(addressKey(address));
-        if (byUser == 0 && byAddress == 0) {
-            return 0;
-        }
-        refused(byUser >= byAddress ? "user" : "address", user, address);
-        return seconds(Math.max(byUser, byAddress));
+        return verdict(throttle.waitMillis(userKey(user)), throttle.waitMillis(addressKey(address)), user, address);
     }
 
     /** A wrong password (or unknown user): counted; the seconds the caller must now wait, 0 if none. */
     long failed(String user, String address) {
         metrics.counter(FAILURES).increment();
-        long byUser = throttle.failed(userKey(user), perUser);
-        long byAddress = throttle.failed(addressKey(address), perAddress);
-        if (byUser == 0 && byAddress == 0) {
-            return 0;
-        }
-        refused(byUser >= byAddress ? "user" : "address", user, address);
-        return seconds(Math.max(byUser, byAddress));
+        return verdict(throttle.failed(userKey(user), perUser), throttle.failed(addressKey(address), perAddress),
+                user, address);
     }
 
     /** The user logged in (while not waiting): its own failures are forgotten, its address's are not. */
     void succeeded(String user) {
         throttle.succeeded(userKey(user));
+    }
+
+    /** The longer of the two waits in whole seconds, 0 if neither waits; a wait is counted and logged by the key that set it. */
+    private long verdict(long byUserMillis, long byAddressMillis, String user, String address) {
+        if (byUserMillis == 0 && byAddressMillis == 0) {
+            return 0;
+        }
+        refused(byUserMillis >= byAddressMillis ? "user" : "address", user, address);
+        return seconds(Math.max(byUserMillis, byAddressMillis));
     }
 
     private void refused(String by, String user, String address) {

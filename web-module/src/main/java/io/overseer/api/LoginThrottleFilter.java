@@ -1,6 +1,5 @@
 package io.overseer.api;
 
-import io.overseer.platform.Json;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -40,11 +39,8 @@ public class LoginThrottleFilter extends HttpFilter {
 
     /** 429 with Retry-After: too many failed logins for this user or from this address. */
     static void tooMany(HttpServletResponse response, long waitSeconds) throws IOException {
-        response.setStatus(429);
         response.setHeader("Retry-After", Long.toString(waitSeconds));
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Json.write(Problem.of(429, "Too Many Requests", "Too many failed logins for this"
-                + " user or from this address; no attempt is checked for " + waitSeconds + " s")));
+        Problem.of(429, "Too Many Requests", "Too many failed logins for this user or from this address; no attempt"
+                + " is checked for " + waitSeconds + " s").writeTo(response);
     }
 }

@@ -1,6 +1,5 @@
 package io.overseer.api;
 
-import io.overseer.platform.Json;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -41,10 +40,7 @@ public class SecurityProblemServlet extends HttpServlet {
         Problem problem = status == HttpServletResponse.SC_UNAUTHORIZED
                 ? Problem.of(status, "Unauthorized", "Credentials are required (HTTP Basic)")
                 : Problem.of(status, "Forbidden", "The caller lacks the role this resource requires");
-        response.setStatus(status);
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(Json.write(problem));
+        problem.writeTo(response);
     }
 
     /** The user name of {@code Basic base64(user:password)}, or null if the header is not that. */
