@@ -58,9 +58,7 @@ public final class PayaraMicroNode extends AppServerNode {
         if (c.remoteServiceUrl() != null) {
             cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
         }
-        if (c.bindAddress() != null) {
-            cmd.add("-Dhazelcast.socket.bind.any=false"); // with the post-boot file's interface: no port on *
-        }
+        cmd.add("-Dhazelcast.socket.bind.any=false"); // with the post-boot file's interface: no port on *
         c.appProperties().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-jar", layout.payaraMicroJar().toString(),
                 "--nocluster",
@@ -94,13 +92,13 @@ public final class PayaraMicroNode extends AppServerNode {
         Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
         text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
+        // Payara Micro listens on every interface, its data grid too (even with --nocluster). The grid serves
+        // this one process only, so it stays on loopback whatever the bind address: only HTTP moves.
         if (config.bindAddress() != null) {
-            // Payara Micro listens on every interface, its data grid too (even with --nocluster).
-            String address = config.bindAddress();
             text += "set configs.config.server-config.network-config.network-listeners.network-listener"
-                    + ".http-listener.address=" + address + System.lineSeparator()
-                    + "set-hazelcast-configuration --interfaces=" + address + " --dynamic=true" + System.lineSeparator();
+                    + ".http-listener.address=" + config.bindAddress() + System.lineSeparator();
         }
+        text += "set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true" + System.lineSeparator();
         text += realmUserCommands(users);
         OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;

@@ -41,24 +41,24 @@ class PayaraMicroNodeTest {
     }
 
     @Test
-    void withoutABindAddressPayaraKeepsItsDefaultListeners() throws IOException {
+    void withoutABindAddressHttpIsOnEveryInterfaceAndTheDataGridOnLoopback() throws IOException {
         PayaraMicroNode node = node(CONFIG);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
         assertTrue(postBoot.contains("set p.http-listener.http.x=true\n"), postBoot);
         assertFalse(postBoot.contains("http-listener.address"), postBoot);
-        assertFalse(postBoot.contains("set-hazelcast-configuration"), postBoot);
-        assertFalse(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
+        assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
         assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Doverseer.instance-id=x-2"));
     }
 
     @Test
-    void aBindAddressKeepsHttpAndTheDataGridOnIt() throws IOException {
-        AppServerConfig loopback = CONFIG.withBindAddress("127.0.0.1");
+    void aBindAddressMovesHttpOnlyAndTheDataGridStaysOnLoopback() throws IOException {
+        AppServerConfig loopback = CONFIG.withBindAddress("127.0.0.2");
         PayaraMicroNode node = node(loopback);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.contains("set configs.config.server-config.network-config.network-listeners.network-listener"
-                + ".http-listener.address=127.0.0.1\n"), postBoot);
+                + ".http-listener.address=127.0.0.2\n"), postBoot);
         assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
         assertTrue(node.command(loopback, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
         assertEquals(loopback, loopback.withAppProperties(Map.of()), "the address survives other changes");

@@ -9,6 +9,7 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.LauncherOptions;
 import io.overseer.launcher.Stack;
 import io.overseer.launcher.Wait;
+import io.overseer.support.ListeningSockets;
 import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
 import java.time.Duration;
@@ -115,36 +116,13 @@ class LauncherInstancesIT {
 
     /**
      * Every TCP socket that the stack's processes (and their children: PostgreSQL's backends) listen on is
-     * on a loopback address, as ss lists them: the HTTP ports, Payara's data grid, the broker and its
-     * console, PostgreSQL, the simulator. At least one per process, or the listing saw nothing.
+     * on a loopback address: the HTTP ports, Payara's data grid, the broker and its console, PostgreSQL, the
+     * simulator. At least one per process, or the listing saw nothing.
      */
     private static void assertOnlyLoopback(List<Long> pids) throws Exception {
-        java.util.Set<Long> family = new java.util.HashSet<>(pids);
-        pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> family.add(d.pid()))));
-        Process ss = new ProcessBuilder("ss", "-H", "-ltnp").redirectErrorStream(true).start();
-        List<String> lines = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                .lines().toList();
-        assertEquals(0, ss.waitFor(), "ss -H -ltnp: " + lines);
-        java.util.regex.Pattern pidOf = java.util.regex.Pattern.compile("pid=(\\d+)");
-        List<String> ours = lines.stream().filter(line -> {
-            java.util.regex.Matcher m = pidOf.matcher(line);
-            while (m.find()) {
-                if (family.contains(Long.parseLong(m.group(1)))) {
-                    return true;
-                }
-            }
-            return false;
-        }).toList();
-        LOG.info("Listening sockets of the stack: " + ours);
-        for (long pid : pids) {
-            assertTrue(ours.stream().anyMatch(line -> line.contains("pid=" + pid + ",")),
-                    "no listening socket seen for pid " + pid + " in " + lines);
-        }
-        List<String> exposed = ours.stream().filter(line -> {
-            String local = line.trim().split("\\s+")[3]; // State Recv-Q Send-Q Local:Port Peer:Port Process
-            return !(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"));
-        }).toList();
-        assertTrue(exposed.isEmpty(), "listening beyond loopback: " + exposed);
+        ListeningSockets sockets = ListeningSockets.of(pids);
+        LOG.info("Listening sockets of the stack: " + sockets.sockets());
+        assertTrue(sockets.beyondLoopback().isEmpty(), "listening beyond loopback: " + sockets.beyondLoopback());
     }
 
     /**

@@ -12,6 +12,7 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.PayaraServerNode;
 import io.overseer.launcher.WildFlyNode;
 import io.overseer.support.Http;
+import io.overseer.support.ListeningSockets;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.Notification;
 import io.overseer.support.OrdersApi;
@@ -29,9 +30,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -54,6 +57,11 @@ class RuntimesIT {
     /** The default "order" workflow's steps, in order. */
     private static final List<String> STEPS = List.of("reserve-inventory", "charge-payment", "arrange-shipping");
     private static final int CRASH_ORDERS = 20;
+    /**
+     * Where ./run --bind-address would put the HTTP API. Another loopback address, so that the test exposes
+     * nothing, yet shows that only HTTP moves there and every other listener stays on 127.0.0.1.
+     */
+    private static final String BIND_ADDRESS = "127.0.0.2";
 
     @TestFactory
     Stream<DynamicNode> everyRuntime() {
@@ -64,6 +72,8 @@ class RuntimesIT {
             String id = runtime.id();
             return DynamicContainer.dynamicContainer(id, Stream.of(
                     test(id + " starts", s::start),
+                    test(id + ": only HTTP listens on the bind address, everything else on 127.0.0.1",
+                            () -> s.ready().onlyHttpMovesToTheBindAddress()),
                     test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed()),
                     test(id + ": readiness shows the pool's connections end a transaction left idle 30 s",
                             () -> s.ready().idleTransactionsAreBounded()),
@@ -102,7 +112,7 @@ class RuntimesIT {
             var broker = TestStack.broker();
             AppServerConfig config = new AppServerConfig(httpPort(runtime), postgres.jdbcUrl(), postgres.appUser(),
                     postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                    TestStack.simulatorUrl(), TestStack.appProperties(), "512m", "127.0.0.1");
+                    TestStack.simulatorUrl(), TestStack.appProperties(), "512m", BIND_ADDRESS);
             String name = "runtime-" + runtime.id();
             Path dir = TestStack.workDir().resolve(name);
             server = runtime.newNode(TestStack.layout(), name, dir, dir.resolve(name + ".log"), config);
@@ -126,6 +136,22 @@ class RuntimesIT {
             if (server != null) {
                 server.stop();
             }
+        }
+
+        void onlyHttpMovesToTheBindAddress() throws Exception {
+            ListeningSockets sockets = ListeningSockets.of(List.of(server.pid()));
+            LOG.info(runtime.label() + " listens on " + sockets.sockets());
+            int http = httpPort(runtime);
+            // WildFly's -b moves its HTTPS listener with HTTP: both are the HTTP API.
+            Set<Integer> api = runtime == AppRuntime.WILDFLY ? Set.of(http, WildFlyNode.serverPorts(http).get("HTTPS"))
+                    : Set.of(http);
+            assertEquals(api, sockets.on(BIND_ADDRESS).stream().map(ListeningSockets.Socket::port)
+                    .collect(Collectors.toSet()), sockets.toString());
+            List<ListeningSockets.Socket> elsewhere = sockets.sockets().stream()
+                    .filter(socket -> !socket.address().equals(BIND_ADDRESS) && !socket.address().equals("127.0.0.1"))
+                    .toList();
+            assertTrue(elsewhere.isEmpty(), "neither on the bind address nor on 127.0.0.1: " + elsewhere);
+            assertTrue(sockets.on("127.0.0.1").stream().noneMatch(socket -> api.contains(socket.port())), sockets.toString());
         }
 
         void anOrderIsProcessed() {
