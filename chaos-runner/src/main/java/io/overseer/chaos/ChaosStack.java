@@ -35,8 +35,7 @@ final class ChaosStack implements AutoCloseable {
      * recovered within the quiet period of a short run; the recovery paths are the same.
      */
     static final Map<String, String> APP_PROPERTIES = Map.of(
-            "overseer.scheduler.complete-by", "PT15S",
-            "overseer.supervisor.retry-complete-by", "PT20S");
+            "overseer.scheduler.complete-by", "PT15S");
 
     private final Stack stack;
     private final int firstHttpPort;

@@ -373,18 +373,17 @@ public class OrderState {
         return (isCompensating() ? step.compensationFailures() : step.failureCount()) + 1;
     }
 
-    /** As {@link #retryAfterExpiry(String, OffsetDateTime, OffsetDateTime, OffsetDateTime, Actor)} for the one expired step. */
-    public void retryAfterExpiry(OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy, Actor actor) {
-        retryAfterExpiry(expiredSteps(now).get(0), now, retryAt, newCompleteBy, actor);
+    /** As {@link #retryAfterExpiry(String, OffsetDateTime, OffsetDateTime, Actor)} for the one expired step. */
+    public void retryAfterExpiry(OffsetDateTime now, OffsetDateTime retryAt, Actor actor) {
+        retryAfterExpiry(expiredSteps(now).get(0), now, retryAt, actor);
     }
 
     /**
-     * Supervisor: the step's attempt expired and is tried again, not before {@code retryAt}, to finish by
-     * {@code newCompleteBy}. A branch whose siblings still run waits alone: the order keeps running, and a
-     * claim at {@code retryAt} starts the branch again.
+     * Supervisor: the step's attempt expired and is tried again, not before {@code retryAt}. A branch whose
+     * siblings still run waits alone: the order keeps running, and a claim at {@code retryAt} starts the
+     * branch again. A waiting record has no deadline: the claim that starts the step again gives it one.
      */
-    public void retryAfterExpiry(String stepName, OffsetDateTime now, OffsetDateTime retryAt, OffsetDateTime newCompleteBy,
-                                 Actor actor) {
+    public void retryAfterExpiry(String stepName, OffsetDateTime now, OffsetDateTime retryAt, Actor actor) {
         StepState step = running(stepName);
         String cause = expiryCause(step, now);
         expire(step);
@@ -410,7 +409,7 @@ public class OrderState {
             retryAt = due;
         }
         notBefore = retryAt.isAfter(now) ? retryAt : null;
-        completeBy = newCompleteBy;
+        completeBy = null;
     }
 
     /** As {@link #giveUpAfterExpiry(String, OffsetDateTime, WorkflowDefinition, Actor)} for the one expired step. */

@@ -88,7 +88,7 @@ public class ExpiredStepRecovery {
                 .onExpired(state.failuresIncludingExpiry(step.name()));
         if (decision.isRetry()) {
             var retryAt = now.plus(decision.delay());
-            state.retryAfterExpiry(step.name(), now, retryAt, retryAt.plus(settings.retryCompleteBy()), supervisor);
+            state.retryAfterExpiry(step.name(), now, retryAt, supervisor);
             dispatchQueue.announce(orderId, decision.delay());
         } else if (state.giveUpAfterExpiry(step.name(), now, definition, supervisor)) {
             // Abandoned branches may hold the compensation back until their complete-by: announced for then.

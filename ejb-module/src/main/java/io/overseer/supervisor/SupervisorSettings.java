@@ -9,11 +9,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class SupervisorSettings {
 
-    /** The complete-by a reset Pending record gets: it must be claimed and finished within this. */
-    @Inject
-    @ConfigProperty(name = "overseer.supervisor.retry-complete-by", defaultValue = "PT60S")
-    Duration retryCompleteBy;
-
     /** How long the sweeping instance keeps the lease without renewing it; another takes over after. */
     @Inject
     @ConfigProperty(name = "overseer.supervisor.lease", defaultValue = "PT10S")
@@ -22,10 +17,6 @@ public class SupervisorSettings {
     @Inject
     @ConfigProperty(name = "overseer.supervisor.batch", defaultValue = "200")
     int batch;
-
-    public Duration retryCompleteBy() {
-        return retryCompleteBy;
-    }
 
     public Duration lease() {
         return lease;

@@ -84,7 +84,7 @@ class OrderStateTest {
         assertFalse(state.isExpired(T0.plusSeconds(3)));
         assertTrue(state.isExpired(T0.plusSeconds(4)), "silent past its heartbeat, though its complete-by is far");
 
-        state.retryAfterExpiry(T0.plusSeconds(4), T0.plusSeconds(4), T0.plusSeconds(64), SUPERVISOR);
+        state.retryAfterExpiry(T0.plusSeconds(4), T0.plusSeconds(4), SUPERVISOR);
 
         assertNull(state.heartbeatBy());
         assertEquals(ProcessState.Pending, state.processState());
@@ -383,11 +383,11 @@ class OrderStateTest {
         assertFalse(state.isExpired(T0.plus(LEASE)));
         assertTrue(state.isExpired(later));
         assertEquals(1, state.failuresIncludingExpiry());
-        state.retryAfterExpiry(later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
+        state.retryAfterExpiry(later, later.plusSeconds(5), SUPERVISOR);
 
         assertEquals(ProcessState.Pending, state.processState());
         assertNull(state.lockedBy());
-        assertEquals(later.plusSeconds(60), state.completeBy());
+        assertNull(state.completeBy(), "a waiting record has no deadline; the next claim gives one");
         assertEquals(1, state.failureCount());
         assertEquals(1, state.steps().get(0).failureCount());
         assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
@@ -420,7 +420,7 @@ class OrderStateTest {
         Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
         OffsetDateTime later = release.completeBy().plusSeconds(1);
 
-        state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
+        state.retryAfterExpiry(later, later, SUPERVISOR);
         assertEquals(ProcessState.Compensating, state.processState());
         assertTrue(state.isClaimable(later));
         Attempt again = state.claim("node-b", later, ORDER, SCHEDULER).get(0);
@@ -438,7 +438,7 @@ class OrderStateTest {
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
         OffsetDateTime later = charge.completeBy().plusSeconds(1);
-        state.retryAfterExpiry(later, later.plusSeconds(30), later.plusSeconds(90), SUPERVISOR);
+        state.retryAfterExpiry(later, later.plusSeconds(30), SUPERVISOR);
 
         assertTrue(state.cancel(later, ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
 
@@ -562,7 +562,7 @@ class OrderStateTest {
         OrderState state = pending(ORDER);
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
         OffsetDateTime later = reserve.completeBy().plusSeconds(1);
-        state.retryAfterExpiry(later, later, later.plusSeconds(60), SUPERVISOR);
+        state.retryAfterExpiry(later, later, SUPERVISOR);
 
         assertTrue(state.claim("node-a", later, ORDER, SCHEDULER, "claimed", paused("reserve")).isEmpty());
 
@@ -661,7 +661,7 @@ class OrderStateTest {
         // ship answered in time; invoice did not
         assertTrue(state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT).isEmpty());
         assertEquals(List.of("invoice"), state.expiredSteps(later));
-        state.retryAfterExpiry("invoice", later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
+        state.retryAfterExpiry("invoice", later, later.plusSeconds(5), SUPERVISOR);
         assertEquals(ProcessState.Pending, state.processState(), "nothing runs: the order waits for the retry");
         assertEquals(later.plusSeconds(5), state.notBefore());
 
@@ -669,7 +669,7 @@ class OrderStateTest {
         List<Attempt> running = startGroup(both);
         // invoice expires while ship still runs (ship's deadline is later: started later)
         OffsetDateTime shipDeadline = running.get(0).completeBy();
-        both.retryAfterExpiry("invoice", later, later.plusSeconds(5), later.plusSeconds(60), SUPERVISOR);
+        both.retryAfterExpiry("invoice", later, later.plusSeconds(5), SUPERVISOR);
         assertEquals(ProcessState.Processing, both.processState(), "ship keeps running");
         assertEquals(StepStatus.Running, both.steps().get(1).state());
         assertEquals(StepStatus.NotStarted, both.steps().get(2).state());
@@ -690,7 +690,7 @@ class OrderStateTest {
         List<Attempt> branches = startGroup(state);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
         for (int i = 0; i < 2; i++) { // maxRetries 2
-            state.retryAfterExpiry("invoice", later, later, later.plusSeconds(60), SUPERVISOR);
+            state.retryAfterExpiry("invoice", later, later, SUPERVISOR);
             state.claim("node-a", later, FORKED, SCHEDULER);
             later = later.plus(LEASE).plusSeconds(1);
         }
@@ -754,8 +754,8 @@ class OrderStateTest {
         OrderState state = pending(FORKED);
         List<Attempt> branches = startGroup(state);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
-        state.retryAfterExpiry("invoice", later, later.plusSeconds(60), later.plusSeconds(120), SUPERVISOR);
-        state.retryAfterExpiry("ship", later, later.plusSeconds(1), later.plusSeconds(61), SUPERVISOR);
+        state.retryAfterExpiry("invoice", later, later.plusSeconds(60), SUPERVISOR);
+        state.retryAfterExpiry("ship", later, later.plusSeconds(1), SUPERVISOR);
         assertEquals(ProcessState.Pending, state.processState());
         assertEquals(later.plusSeconds(1), state.notBefore(), "the first branch due");
 

@@ -160,7 +160,6 @@ public final class TestStack implements LauncherSessionListener {
         appProperties = Map.of(
                 "overseer.scheduler.complete-by", "PT3S",
                 "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
-                "overseer.supervisor.retry-complete-by", "PT10S",
                 "overseer.scheduler.stranded-after", "PT5S",
                 "overseer.workflows.file", workflows.toString(),
                 // low enough for ReadingIT to reach with a few streams

@@ -150,7 +150,6 @@ class ClaimContentionIT {
     private static Map<String, String> properties(String instanceId) {
         return Map.of(
                 "overseer.instance-id", instanceId,
-                "overseer.scheduler.complete-by", "PT5M",
-                "overseer.supervisor.retry-complete-by", "PT5M");
+                "overseer.scheduler.complete-by", "PT5M");
     }
 }

@@ -182,7 +182,6 @@ class ClusterIT {
     private static Map<String, String> properties(String instanceId) {
         return Map.of(
                 "overseer.instance-id", instanceId,
-                "overseer.scheduler.complete-by", "PT30M",
-                "overseer.supervisor.retry-complete-by", "PT30M");
+                "overseer.scheduler.complete-by", "PT30M");
     }
 }

@@ -163,7 +163,6 @@ class CrashRecoveryIT {
         for (String id : TAKEOVER_IDS) {
             servers.add(SystemServers.payaraMicro(id, Map.of("overseer.instance-id", id,
                     "overseer.scheduler.complete-by", COMPLETE_BY.toString(),
-                    "overseer.supervisor.retry-complete-by", COMPLETE_BY.toString(),
                     "overseer.supervisor.lease", "PT10S",
                     "overseer.supervisor.max-retries", "10")));
         }
