@@ -8,6 +8,7 @@ import java.util.Locale;
  */
 public record ReplyTo(String name, Kind kind) {
 
+    /** Stored by name in {@code order_reply_to.destination_type}, whose CHECK constraint must list every value. */
     public enum Kind {
         QUEUE,
         TOPIC,

@@ -1,6 +1,10 @@
 package io.overseer.statestore;
 
-/** The task-level states of the pattern's state record. */
+/**
+ * The task-level states of the pattern's state record. Stored by name in {@code order_state.process_state},
+ * whose CHECK constraint lists every value: a new value needs a migration that widens it (ejb-module's
+ * database tests fail while the two disagree).
+ */
 public enum ProcessState {
     /** Created, or reset by the supervisor: waiting for a scheduler to claim its next step. */
     Pending,

@@ -21,9 +21,12 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The one place that reads and locks state records. Transitions happen under a pessimistic row lock
- * taken here; batch claims use {@code FOR UPDATE SKIP LOCKED} so concurrent pollers never wait on, or
- * take, each other's rows. Callers bring the transaction.
+ * The one place that locks and changes state records. Every transition happens under a pessimistic row
+ * lock taken here; batch claims use {@code FOR UPDATE SKIP LOCKED} so concurrent pollers never wait on, or
+ * take, each other's rows. Callers bring the transaction. Reads that lock nothing live with their
+ * readers: the agent's check that its attempt is still current ({@code io.overseer.agent.AttemptFence},
+ * outside any transaction), the API's and the console's queries ({@link OrderQueries},
+ * {@code io.overseer.admin.AdminQueries}).
  */
 @ApplicationScoped
 public class StateStore {

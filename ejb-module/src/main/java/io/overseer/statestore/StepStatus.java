@@ -1,6 +1,10 @@
 package io.overseer.statestore;
 
-/** The states of one step of a task. */
+/**
+ * The states of one step of a task. Stored by name in {@code step_state.state}, whose CHECK constraint lists
+ * every value: a new value needs a migration that widens it (ejb-module's database tests fail while the two
+ * disagree).
+ */
 public enum StepStatus {
     NotStarted,
     Running,
