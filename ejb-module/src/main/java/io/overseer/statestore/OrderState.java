@@ -4,6 +4,7 @@ import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.WorkflowDefinition;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -41,6 +42,12 @@ import java.util.Optional;
  * record is parked instead — Pending, or Compensating with nobody on it, with {@code pausedOn} naming
  * the operation — holding no complete-by, so no wait of it ever counts as a failure. Resuming clears
  * {@code pausedOn} ({@link StateStore#unpark}) and the record is claimed again.
+ *
+ * <p>Why one class this long: it is the pattern's state machine, and its rules depend on each other (a
+ * cancel builds on resubmit, a give-up on the abandoning of running branches, a claim on the pauses and
+ * flow limits), so they are read and tested together ({@code OrderStateTest}). What is not a rule lives
+ * beside it: the claim ({@link Claim}, shared with the steps), the step lookups ({@link StepRecords}), the
+ * allowed task moves ({@link ProcessState#leadsTo}) and step moves ({@link StepState#move}).
  */
 @Entity
 @Table(name = "order_state")
@@ -57,18 +64,14 @@ public class OrderState {
     @Enumerated(EnumType.STRING)
     @Column(name = "process_state", nullable = false, length = 16)
     private ProcessState processState;
-    @Column(name = "locked_by", length = 128)
-    private String lockedBy;
-    @Column(name = "complete_by")
-    private OffsetDateTime completeBy;
+    /** A summary of its running attempts' claims (see {@link #summarize}); null when none runs. */
+    @Embedded
+    private Claim claim;
     @Column(name = "not_before")
     private OffsetDateTime notBefore;
     /** The operation whose flow limit this waiting record waits for; null when none holds it. */
     @Column(name = "throttled_on", length = 64)
     private String throttledOn;
-    /** While attempts of steps with a heartbeat run: the earliest of their heartbeat deadlines (see summarize). */
-    @Column(name = "heartbeat_by")
-    private OffsetDateTime heartbeatBy;
     @Column(name = "failure_count", nullable = false)
     private int failureCount;
     @Column(name = "epoch", nullable = false)
@@ -150,7 +153,7 @@ public class OrderState {
      */
     public boolean isClaimable(OffsetDateTime now) {
         boolean waiting = processState == ProcessState.Pending
-                || (processState == ProcessState.Compensating && lockedBy == null)
+                || (processState == ProcessState.Compensating && !held().isHeld())
                 || (processState == ProcessState.Processing && notBefore != null);
         return waiting && pausedOn == null && (notBefore == null || !notBefore.isAfter(now));
     }
@@ -173,7 +176,7 @@ public class OrderState {
     public List<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
                                String reason, PausedDispatch paused) {
         if (!isClaimable(now)) {
-            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy
+            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy()
                     + (pausedOn == null ? "" : ", parked on " + pausedOn), "claim");
         }
         if (processState == ProcessState.Compensating) {
@@ -189,7 +192,7 @@ public class OrderState {
 
     /** Whether a reply naming this epoch and step answers an attempt now running. */
     public boolean isCurrent(long replyEpoch, int stepSeq) {
-        return lockedBy != null && runningStep(replyEpoch, stepSeq).isPresent();
+        return held().isHeld() && records().attempt(replyEpoch, stepSeq, epoch).isPresent();
     }
 
     /**
@@ -200,7 +203,7 @@ public class OrderState {
     public boolean holdsToken(int stepSeq, String token) {
         // An attempt started before tokens existed (claimed by a version before V7) has none: its epoch
         // alone fences it, as it did then.
-        return steps.stream().filter(step -> step.seq() == stepSeq && step.isLocked()).findFirst()
+        return records().lockedAt(stepSeq)
                 .map(step -> step.fenceToken() == null || FenceToken.matches(step.fenceToken(), token))
                 .orElse(false);
     }
@@ -237,12 +240,12 @@ public class OrderState {
      */
     private List<Attempt> advance(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
                                   PausedDispatch paused) {
-        if (steps.stream().allMatch(s -> s.state() == StepStatus.Completed)) {
+        if (records().allCompleted()) {
             release();
             moveTask(ProcessState.Processed, now, actor, "every step completed");
             return List.of();
         }
-        if (!lockedSteps().isEmpty()) {
+        if (!records().locked().isEmpty()) {
             summarize();
             return List.of();
         }
@@ -263,7 +266,7 @@ public class OrderState {
     }
 
     private Optional<StepState> waitFor(String event, WorkflowDefinition definition) {
-        return lockedSteps().stream().filter(step -> event.equals(definition.step(step.name()).event())).findFirst();
+        return records().locked().stream().filter(step -> event.equals(definition.step(step.name()).event())).findFirst();
     }
 
     /** Whether {@code event} was received already (a step that waited for it completed with it). */
@@ -282,8 +285,8 @@ public class OrderState {
     public List<Attempt> receive(String event, String payload, String owner, OffsetDateTime now,
                                  WorkflowDefinition definition, Actor sender, PausedDispatch paused) {
         if (!awaits(event, definition)) {
-            throw new IllegalTransitionException(orderId, processState + (lockedBy == null ? "" : ", running "
-                    + lockedSteps().stream().map(StepState::name).toList()), "receive event '" + event + "' (not waiting for it)");
+            throw new IllegalTransitionException(orderId, processState + (held().isHeld() ? ", running "
+                    + records().locked().stream().map(StepState::name).toList() : ""), "receive event '" + event + "' (not waiting for it)");
         }
         StepState step = waitFor(event, definition).orElseThrow();
         step.unlock();
@@ -329,8 +332,8 @@ public class OrderState {
         step.unlock();
         if (isCompensating()) {
             release();
-            history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, agent, step.state(), step.state(), reason));
-        } else if (!lockedSteps().isEmpty()) { // its siblings run on; it starts again at the next claim
+            noteStep(step, now, agent, reason);
+        } else if (!records().locked().isEmpty()) { // its siblings run on; it starts again at the next claim
             moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
             notBefore = earliest(notBefore, now);
             pausedOn = null; // another branch's pause must not hold this one: the next claim checks pauses again
@@ -345,17 +348,12 @@ public class OrderState {
 
     /** Whether the complete-by time of a running attempt has passed, or its heartbeat was missed. */
     public boolean isExpired(OffsetDateTime now) {
-        return lockedBy != null && steps.stream().anyMatch(step -> step.isExpired(now));
+        return held().isHeld() && !records().expired(now).isEmpty();
     }
 
     /** The names of the steps whose running attempt has expired (a parallel group may have several). */
     public List<String> expiredSteps(OffsetDateTime now) {
-        return inOrder().stream().filter(step -> step.isExpired(now)).map(StepState::name).toList();
-    }
-
-    /** Why the step's running attempt expired, for the history: its deadline, or its agent's silence. */
-    private static String expiryCause(StepState step, OffsetDateTime now) {
-        return step.completeBy() != null && step.completeBy().isBefore(now) ? "complete-by passed" : "heartbeat missed";
+        return records().expired(now).stream().map(StepState::name).toList();
     }
 
     public boolean isCompensating() {
@@ -364,7 +362,7 @@ public class OrderState {
 
     /** The first expired step's failure count (of the kind of attempt running) once its expiry is counted. */
     public int failuresIncludingExpiry() {
-        return failuresIncludingExpiry(lockedSteps().get(0).name());
+        return failuresIncludingExpiry(records().locked().get(0).name());
     }
 
     /** The running step's failure count (of the kind of attempt running) once the current expiry is counted. */
@@ -385,14 +383,14 @@ public class OrderState {
      */
     public void retryAfterExpiry(String stepName, OffsetDateTime now, OffsetDateTime retryAt, Actor actor) {
         StepState step = running(stepName);
-        String cause = expiryCause(step, now);
+        String cause = step.claim().expiryCause(now);
         expire(step);
         String reason = cause + " (failure " + failureCount + "); retry";
         recordError(cause + " (failure " + failureCount + ")");
         if (isCompensating()) {
             release();
-            history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
-        } else if (!lockedSteps().isEmpty()) {
+            noteStep(step, now, actor, reason);
+        } else if (!records().locked().isEmpty()) {
             moveStep(step, StepStatus.NotStarted, now, actor, reason, StepStatus.Running);
             step.dueAt(retryAt); // its own backoff: a claim for another branch does not start it earlier
             notBefore = earliest(notBefore, retryAt);
@@ -409,7 +407,6 @@ public class OrderState {
             retryAt = due;
         }
         notBefore = retryAt.isAfter(now) ? retryAt : null;
-        completeBy = null;
     }
 
     /** As {@link #giveUpAfterExpiry(String, OffsetDateTime, WorkflowDefinition, Actor)} for the one expired step. */
@@ -423,7 +420,7 @@ public class OrderState {
      */
     public boolean giveUpAfterExpiry(String stepName, OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
         StepState step = running(stepName);
-        String cause = expiryCause(step, now);
+        String cause = step.claim().expiryCause(now);
         expire(step);
         String reason = step.name() + ": " + cause + " (" + failureCount + " expiries)";
         if (isCompensating()) {
@@ -447,15 +444,13 @@ public class OrderState {
         if (processState != ProcessState.Error) {
             throw new IllegalTransitionException(orderId, processState, "resubmit (only an order in Error)");
         }
-        Optional<StepState> compensation = steps.stream()
-                .filter(s -> s.state() == StepStatus.CompensationFailed).findFirst();
+        Optional<StepState> compensation = records().firstIn(StepStatus.CompensationFailed);
         if (compensation.isPresent()) {
             compensation.get().clearFailures();
             moveStep(compensation.get(), StepStatus.Compensating, now, operator, reason, StepStatus.CompensationFailed);
             moveTask(ProcessState.Compensating, now, operator, reason);
         } else {
-            List<StepState> failed = inOrder().stream()
-                    .filter(s -> s.state() == StepStatus.Failed || s.state() == StepStatus.TimedOut).toList();
+            List<StepState> failed = records().allIn(StepStatus.Failed, StepStatus.TimedOut);
             if (failed.isEmpty()) {
                 throw new IllegalTransitionException(orderId, processState, "find the failed step");
             }
@@ -476,7 +471,7 @@ public class OrderState {
      * compensation awaits a scheduler.
      */
     public boolean cancel(OffsetDateTime now, WorkflowDefinition definition, Actor operator, String reason) {
-        if (processState == ProcessState.Error && steps.stream().anyMatch(s -> s.state() == StepStatus.CompensationFailed)) {
+        if (processState == ProcessState.Error && records().firstIn(StepStatus.CompensationFailed).isPresent()) {
             resubmit(now, operator, reason);
             return true;
         }
@@ -536,7 +531,7 @@ public class OrderState {
      */
     private OffsetDateTime abandonInFlight(OffsetDateTime now, Actor actor, String reason, WorkflowDefinition definition) {
         OffsetDateTime until = null;
-        for (StepState step : inOrder()) {
+        for (StepState step : records().inOrder()) {
             if (step.isLocked()) {
                 if (!definition.step(step.name()).awaitsEvent() && step.completeBy() != null && step.completeBy().isAfter(now)
                         && (until == null || step.completeBy().isAfter(until))) {
@@ -563,7 +558,7 @@ public class OrderState {
     }
 
     private Optional<Attempt> finishIfNothingToUndo(OffsetDateTime now, WorkflowDefinition definition, Actor actor) {
-        if (nextToCompensate(definition).isEmpty()) {
+        if (records().nextToCompensate(definition).isEmpty()) {
             release();
             moveTask(ProcessState.Compensated, now, actor, "every completed step undone");
         }
@@ -575,11 +570,11 @@ public class OrderState {
      * branch of its parallel group.
      */
     private List<StepState> waitingInStage(WorkflowDefinition definition) {
-        StepState first = inOrder().stream().filter(s -> s.state() != StepStatus.Completed).findFirst()
+        StepRecords records = records();
+        StepState first = records.inOrder().stream().filter(s -> s.state() != StepStatus.Completed).findFirst()
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "start a step (none left)"));
         List<String> stage = definition.stage(first.name());
-        List<StepState> waiting = inOrder().stream()
-                .filter(s -> stage.contains(s.name()) && s.state() == StepStatus.NotStarted).toList();
+        List<StepState> waiting = records.allIn(StepStatus.NotStarted).stream().filter(s -> stage.contains(s.name())).toList();
         if (waiting.isEmpty()) {
             throw new IllegalTransitionException(orderId, processState, "start a step (none waiting in " + stage + ")");
         }
@@ -626,7 +621,8 @@ public class OrderState {
                 limitedOn = operation;
             }
         }
-        if (admitted.isEmpty() && lockedSteps().isEmpty() && parkedOn == null && limitedOn == null) {
+        boolean nothingRuns = records().locked().isEmpty();
+        if (admitted.isEmpty() && nothingRuns && parkedOn == null && limitedOn == null) {
             // only branches whose backoff is not over: the record waits for the first of them
             if (processState == ProcessState.Processing) {
                 release();
@@ -635,7 +631,7 @@ public class OrderState {
             notBefore = notDueUntil;
             return List.of();
         }
-        if (admitted.isEmpty() && lockedSteps().isEmpty()) {
+        if (admitted.isEmpty() && nothingRuns) {
             if (processState == ProcessState.Processing) { // the last branch that ran has just ended
                 release();
                 moveTask(ProcessState.Pending, now, actor, parkedOn != null ? parkedReason(parkedOn) : throttledReason(limitedOn));
@@ -665,7 +661,7 @@ public class OrderState {
         if (parkedOn != null || limitedOn != null) { // a branch is held while others run
             String held = parkedOn != null ? parkedReason(parkedOn) : throttledReason(limitedOn);
             if (!java.util.Objects.equals(parkedOn, wasParkedOn) || !java.util.Objects.equals(limitedOn, wasLimitedOn)) {
-                history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState, held));
+                noteTask(now, actor, held);
             }
             pausedOn = parkedOn;
             throttledOn = limitedOn;
@@ -679,7 +675,7 @@ public class OrderState {
 
     private Optional<Attempt> startCompensation(String owner, OffsetDateTime now, WorkflowDefinition definition,
                                                 Actor actor, PausedDispatch paused) {
-        StepState step = nextToCompensate(definition).orElseThrow(() ->
+        StepState step = records().nextToCompensate(definition).orElseThrow(() ->
                 new IllegalTransitionException(orderId, processState, "start a compensation (none left)"));
         StepDefinition spec = definition.step(step.name());
         String operation = spec.compensationOperation().orElseThrow();
@@ -707,8 +703,7 @@ public class OrderState {
      */
     private void throttle(String operation, OffsetDateTime until, OffsetDateTime now, Actor actor) {
         if (!operation.equals(throttledOn)) {
-            history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState,
-                    throttledReason(operation)));
+            noteTask(now, actor, throttledReason(operation));
         }
         throttledOn = operation;
         notBefore = until;
@@ -721,31 +716,15 @@ public class OrderState {
 
     /** Parks the waiting record (Pending, or Compensating with nobody on it) on a paused operation. */
     private void park(String operation, OffsetDateTime now, Actor actor) {
-        history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState,
-                parkedReason(operation)));
+        noteTask(now, actor, parkedReason(operation));
         pausedOn = operation;
-        completeBy = null; // a retry's deadline, left on the waiting record: it does not run while parked
+        claim = null; // a retry's deadline left on a waiting record by versions before 1.x: nothing runs while parked
         notBefore = null;
         updatedAt = now;
     }
 
     private static String parkedReason(String operation) {
         return "waits: dispatch of " + operation + " is paused";
-    }
-
-    /**
-     * An unfinished compensation first, then the step that needs undoing and can be undone that completed
-     * (or was abandoned) last: branches of a group complete in any order, and are undone in the reverse of
-     * it. Steps finished before ranks were kept (V16) rank lowest, newest first by position, as then.
-     */
-    private Optional<StepState> nextToCompensate(WorkflowDefinition definition) {
-        Optional<StepState> unfinished = steps.stream().filter(s -> s.state() == StepStatus.Compensating).findFirst();
-        if (unfinished.isPresent()) {
-            return unfinished;
-        }
-        return steps.stream()
-                .filter(s -> s.state().needsCompensation() && definition.step(s.name()).compensationOperation().isPresent())
-                .max(java.util.Comparator.comparingInt(StepState::doneRank).thenComparingInt(StepState::seq));
     }
 
     private Attempt lockAttempt(StepState step, StepDefinition spec, boolean compensation, String owner,
@@ -762,21 +741,7 @@ public class OrderState {
                 paused.limits(operation) ? operation : null); // the operation is counted only where a limit needs it
         summarize();
         return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
-                compensation ? null : spec.event(), receivedEvents(definition));
-    }
-
-    /** The bodies of the events received so far, by event name: every attempt hands them to its agent. */
-    private java.util.Map<String, String> receivedEvents(WorkflowDefinition definition) {
-        if (steps.stream().allMatch(step -> step.eventPayload() == null)) {
-            return java.util.Map.of(); // most orders: no map built per attempt on the hot path
-        }
-        java.util.Map<String, String> events = new java.util.TreeMap<>();
-        for (StepState step : steps) {
-            if (step.eventPayload() != null) {
-                events.put(definition.step(step.name()).event(), step.eventPayload());
-            }
-        }
-        return events;
+                compensation ? null : spec.event(), records().receivedEvents(definition));
     }
 
     /** Ends the step's expired attempt, counting the failure; the caller decides what follows. */
@@ -788,7 +753,7 @@ public class OrderState {
 
     /** The step named, whose running attempt has expired. */
     private StepState running(String stepName) {
-        return steps.stream().filter(step -> step.name().equals(stepName) && step.isLocked()).findFirst()
+        return records().running(stepName)
                 .orElseThrow(() -> new IllegalTransitionException(orderId, processState, "find a running attempt of " + stepName));
     }
 
@@ -805,24 +770,22 @@ public class OrderState {
 
     /** Nothing runs any more (the caller unlocked the steps): the record's summary of them is cleared. */
     private void release() {
-        lockedBy = null;
-        completeBy = null;
-        heartbeatBy = null;
+        claim = null;
         notBefore = null;
     }
 
     /**
-     * The record's LockedBy, CompleteBy and heartbeat deadline summarize its running attempts — one, or a
-     * parallel group's branches: who holds them, and the earliest deadlines, which is what the supervisor's
-     * sweep and its indexes read. Each attempt's own are on its step.
+     * The record's claim summarizes its running attempts' — one, or a parallel group's branches: who holds
+     * them, and the earliest deadlines, which is what the supervisor's sweep and its indexes read. Each
+     * attempt's own is on its step.
      */
     private void summarize() {
-        List<StepState> running = lockedSteps();
-        lockedBy = running.isEmpty() ? null : running.get(0).lockedBy();
-        completeBy = running.stream().map(StepState::completeBy).filter(java.util.Objects::nonNull)
-                .min(java.util.Comparator.naturalOrder()).orElse(null);
-        heartbeatBy = running.stream().map(StepState::heartbeatBy).filter(java.util.Objects::nonNull)
-                .min(java.util.Comparator.naturalOrder()).orElse(null);
+        claim = Claim.summary(records().locked().stream().map(StepState::claim).toList());
+    }
+
+    /** The record's claim; {@link Claim#NONE} when nothing runs. */
+    private Claim held() {
+        return Claim.of(claim);
     }
 
     private static OffsetDateTime earliest(OffsetDateTime a, OffsetDateTime b) {
@@ -833,37 +796,35 @@ public class OrderState {
         return a == null || b != null && b.isAfter(a) ? b : a;
     }
 
-    /** The running attempt at step {@code stepSeq} with this epoch (one started before V16 has the order's). */
-    private Optional<StepState> runningStep(long replyEpoch, int stepSeq) {
-        return steps.stream().filter(step -> step.seq() == stepSeq && step.isLocked()
-                && (step.epoch() == 0 ? epoch : step.epoch()) == replyEpoch).findFirst();
-    }
-
     private StepState requireCurrent(long replyEpoch, int stepSeq, String transition) {
-        return runningStep(replyEpoch, stepSeq).filter(step -> lockedBy != null).orElseThrow(() ->
+        return records().attempt(replyEpoch, stepSeq, epoch).filter(step -> held().isHeld()).orElseThrow(() ->
                 new IllegalTransitionException(orderId, processState + "@epoch " + epoch,
                         transition + " for epoch " + replyEpoch + ", step " + stepSeq));
     }
 
-    /**
-     * The steps in workflow order, however they were read: a batch read joins them in, where @OrderBy is
-     * not promised, and the state machine walks them by position.
-     */
-    private List<StepState> inOrder() {
-        List<StepState> ordered = new ArrayList<>(steps);
-        ordered.sort(java.util.Comparator.comparingInt(StepState::seq));
-        return ordered;
+    /** Lookups over the steps' records, in workflow order. */
+    private StepRecords records() {
+        return new StepRecords(steps);
     }
 
-    /** The steps an attempt runs on now, in workflow order: one, or branches of a parallel group. */
-    private List<StepState> lockedSteps() {
-        return inOrder().stream().filter(StepState::isLocked).toList();
-    }
-
+    /** Moves the task to {@code to}, as {@link ProcessState#leadsTo} allows, and records it. */
     private void moveTask(ProcessState to, OffsetDateTime now, Actor actor, String reason) {
+        if (processState == null ? to != ProcessState.Pending : !processState.leadsTo(to)) {
+            throw new IllegalTransitionException(orderId, processState, "move to " + to);
+        }
         history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, to, reason));
         processState = to;
         updatedAt = now;
+    }
+
+    /** Records what happened to the task without a change of state (a wait, a pause, a limit). */
+    private void noteTask(OffsetDateTime now, Actor actor, String reason) {
+        history.add(new HistoryEntry(orderId, ++historyCount, null, now, actor, processState, processState, reason));
+    }
+
+    /** Records what happened to a step without a change of its state (an attempt ended while undoing). */
+    private void noteStep(StepState step, OffsetDateTime now, Actor actor, String reason) {
+        history.add(new HistoryEntry(orderId, ++historyCount, step.name(), now, actor, step.state(), step.state(), reason));
     }
 
     private void moveStep(StepState step, StepStatus to, OffsetDateTime now, Actor actor, String reason,
@@ -890,11 +851,11 @@ public class OrderState {
     }
 
     public String lockedBy() {
-        return lockedBy;
+        return held().lockedBy();
     }
 
     public OffsetDateTime completeBy() {
-        return completeBy;
+        return held().completeBy();
     }
 
     public OffsetDateTime notBefore() {
@@ -902,7 +863,7 @@ public class OrderState {
     }
 
     public OffsetDateTime heartbeatBy() {
-        return heartbeatBy;
+        return held().heartbeatBy();
     }
 
     /** The operation whose flow limit the order waits for; null if none holds it. */
@@ -930,7 +891,8 @@ public class OrderState {
         return updatedAt;
     }
 
+    /** The steps' records, in workflow order. */
     public List<StepState> steps() {
-        return inOrder();
+        return records().inOrder();
     }
 }

@@ -22,4 +22,19 @@ public enum ProcessState {
     public boolean isFinal() {
         return this == Processed || this == Compensated || this == Error;
     }
+
+    /**
+     * The task's transitions, as the state machine ({@link OrderState}) makes them: forward and back to
+     * waiting while steps run; into undoing when a step gives up or an operator cancels; into Error when a
+     * step or a compensation gives up for good; out of Error only by an operator's resubmit or cancel.
+     */
+    public boolean leadsTo(ProcessState to) {
+        return switch (this) {
+            case Pending -> to == Processing || to == Compensating;
+            case Processing -> to == Processed || to == Pending || to == Compensating || to == Error;
+            case Compensating -> to == Compensated || to == Error;
+            case Error -> to == Pending || to == Compensating;
+            case Processed, Compensated -> false;
+        };
+    }
 }

@@ -1,6 +1,7 @@
 package io.overseer.statestore;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -11,7 +12,7 @@ import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 
 /**
- * The state record of one step of a task (name, state, LockedBy, CompleteBy, FailureCount, attempts).
+ * The state record of one step of a task (name, state, its running attempt's {@link Claim}, FailureCount, attempts).
  * Only its task ({@link OrderState}) moves it, under the task's row lock, and records each move in
  * the history.
  */
@@ -37,11 +38,9 @@ public class StepState {
     @Column(name = "state", nullable = false, length = 24)
     private StepStatus state;
 
-    @Column(name = "locked_by", length = 128)
-    private String lockedBy;
-
-    @Column(name = "complete_by")
-    private OffsetDateTime completeBy;
+    /** The running attempt's; null when none runs. */
+    @Embedded
+    private Claim claim;
 
     @Column(name = "failure_count", nullable = false)
     private int failureCount;
@@ -61,9 +60,6 @@ public class StepState {
     /** The running attempt's epoch (the order's counter when it started); 0 before V16 or never run. */
     @Column(name = "epoch")
     private Long epoch;
-    /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
-    @Column(name = "heartbeat_by")
-    private OffsetDateTime heartbeatBy;
     /** While an attempt calling an operation with a flow limit runs: that operation (counted by the limit). */
     @Column(name = "running_operation", length = 64)
     private String runningOperation;
@@ -110,10 +106,8 @@ public class StepState {
 
     void lock(String owner, long attemptEpoch, OffsetDateTime deadline, OffsetDateTime heartbeatDeadline, String token,
               String limitedOperation) {
-        lockedBy = owner;
+        claim = Claim.held(owner, deadline, heartbeatDeadline);
         epoch = attemptEpoch;
-        completeBy = deadline;
-        heartbeatBy = heartbeatDeadline;
         fenceToken = token;
         runningOperation = limitedOperation;
         dueAt = null;
@@ -121,9 +115,7 @@ public class StepState {
     }
 
     void unlock() {
-        lockedBy = null;
-        completeBy = null;
-        heartbeatBy = null;
+        claim = null;
         fenceToken = null;
         runningOperation = null;
     }
@@ -150,13 +142,19 @@ public class StepState {
         return doneRank == null ? 0 : doneRank;
     }
 
+    /** While an attempt of a step with a heartbeat runs: when it expires unless its agent reports in. */
     public OffsetDateTime heartbeatBy() {
-        return heartbeatBy;
+        return claim().heartbeatBy();
+    }
+
+    /** The running attempt's claim; {@link Claim#NONE} when none runs. */
+    Claim claim() {
+        return Claim.of(claim);
     }
 
     /** Whether the running attempt's complete-by has passed, or its heartbeat was missed. */
     boolean isExpired(OffsetDateTime now) {
-        return lockedBy != null && (completeBy != null && completeBy.isBefore(now) || heartbeatBy != null && heartbeatBy.isBefore(now));
+        return claim().isExpired(now);
     }
 
     void receive(String payload) {
@@ -181,7 +179,7 @@ public class StepState {
     }
 
     boolean isLocked() {
-        return lockedBy != null;
+        return claim().isHeld();
     }
 
     public int seq() {
@@ -197,11 +195,11 @@ public class StepState {
     }
 
     public String lockedBy() {
-        return lockedBy;
+        return claim().lockedBy();
     }
 
     public OffsetDateTime completeBy() {
-        return completeBy;
+        return claim().completeBy();
     }
 
     public int failureCount() {
