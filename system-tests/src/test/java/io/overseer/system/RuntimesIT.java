@@ -141,7 +141,7 @@ class RuntimesIT {
         void onlyHttpMovesToTheBindAddress() throws Exception {
             ListeningSockets sockets = ListeningSockets.of(List.of(server.pid()));
             LOG.info(runtime.label() + " listens on " + sockets.sockets());
-            int http = httpPort(runtime);
+            int http = server.config().httpPort();
             // WildFly's -b moves its HTTPS listener with HTTP: both are the HTTP API.
             Set<Integer> api = runtime == AppRuntime.WILDFLY ? Set.of(http, WildFlyNode.serverPorts(http).get("HTTPS"))
                     : Set.of(http);
