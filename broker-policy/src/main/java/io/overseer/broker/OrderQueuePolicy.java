@@ -18,7 +18,7 @@ import org.apache.activemq.artemis.core.transaction.Transaction;
  * <ul>
  * <li>{@code addresses}: comma-separated addresses it guards (Overseer's: {@code orders});</li>
  * <li>{@code max-message-bytes}: the largest message, headers and body, a sender may put there. The
- * application refuses a body over 256 KiB anyway (OrderMessages.MAX_BODY_BYTES), but only after the broker
+ * application refuses a body over 256 KiB anyway (io.overseer.messaging.Destinations#MAX_ORDER_BODY_BYTES), but only after the broker
  * stored it: without this a submitter could park 10 MB messages in the broker's memory and disk.</li>
  * </ul>
  * On every message sent to those addresses it also writes the sender's validated user into

@@ -4,9 +4,9 @@ import static io.overseer.platform.Database.utc;
 
 import io.overseer.agent.AgentRequest;
 import io.overseer.platform.Clocks;
-import io.overseer.statestore.HistoryView;
-import io.overseer.statestore.OrderQueries;
-import io.overseer.statestore.OrderView;
+import io.overseer.query.HistoryView;
+import io.overseer.query.OrderQueries;
+import io.overseer.query.OrderView;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StepStatus;
 import io.overseer.workflow.StepDefinition;

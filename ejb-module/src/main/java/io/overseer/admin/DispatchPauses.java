@@ -3,7 +3,7 @@ package io.overseer.admin;
 import static io.overseer.platform.Database.utc;
 
 import io.overseer.platform.Clocks;
-import io.overseer.scheduler.DispatchQueue;
+import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;

@@ -1,7 +1,7 @@
 package io.overseer.admin;
 
 import io.overseer.platform.Clocks;
-import io.overseer.scheduler.DispatchQueue;
+import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.StateStore;

@@ -34,7 +34,7 @@ public class DeadLetters {
     /** On a copy whose body was cut: the original body's length in bytes. */
     public static final String BODY_CUT = "dlqBodyCutFrom";
     /** The most of a bytes body a copy keeps (four times the order queue's largest body). */
-    static final long MAX_COPIED_BYTES = OrderMessages.MAX_BODY_BYTES * 4L;
+    static final long MAX_COPIED_BYTES = Destinations.MAX_ORDER_BODY_BYTES * 4L;
 
     @Inject
     @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)

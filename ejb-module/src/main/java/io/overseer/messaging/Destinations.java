@@ -41,6 +41,12 @@ public final class Destinations {
      * {@link #EVENT}, which names a status notification's kind on the way out.
      */
     public static final String EVENT_NAME = "eventName";
+    /**
+     * The largest body of an order-queue message; far above the largest valid order (100 items). A bigger
+     * body is refused unread (io.overseer.submission.OrderMessages), and a dead-letter copy keeps at most
+     * four times this much (DeadLetters).
+     */
+    public static final int MAX_ORDER_BODY_BYTES = 256 * 1024;
     public static final String DEAD_LETTER_REASON = "dlqReason";
     public static final String DEAD_LETTER_ORIGIN = "dlqOriginalDestination";
     /** Reply-to for clients whose protocol has none of its own: {@code queue://name}, {@code topic://name} or a queue name. */

@@ -3,7 +3,7 @@ package io.overseer.scheduler;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
-import io.overseer.messaging.OrderMessages;
+import io.overseer.submission.OrderMessages;
 import io.overseer.messaging.OrderQueueMessage;
 import io.overseer.platform.Json;
 import io.overseer.platform.Outage;

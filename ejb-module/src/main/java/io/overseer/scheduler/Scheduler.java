@@ -3,6 +3,7 @@ package io.overseer.scheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.overseer.agent.AgentReply;
 import io.overseer.agent.FlowLimits;
+import io.overseer.messaging.DispatchQueue;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;

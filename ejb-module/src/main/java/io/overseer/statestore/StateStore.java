@@ -75,33 +75,6 @@ public class StateStore {
     }
 
     /**
-     * Up to {@code limit} orders after the position ({@code afterCreatedAt}, {@code afterOrderId}) in the
-     * order (created_at, order_id) — a total, stable order, so keyset pages neither skip nor repeat an
-     * order, and orders created meanwhile appear at the end. Null position: from the start; null state:
-     * any state. Reads the listing indexes of V4.
-     */
-    @SuppressWarnings("unchecked")
-    public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
-        boolean after = afterCreatedAt != null;
-        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at, s.not_before"
-                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE"
-                + (state == null ? "" : " AND s.process_state = ?1")
-                + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
-                + " ORDER BY s.created_at, s.order_id LIMIT ?4";
-        var query = em.createNativeQuery(sql);
-        if (state != null) {
-            query.setParameter(1, state.name());
-        }
-        if (after) {
-            query.setParameter(2, afterCreatedAt).setParameter(3, afterOrderId);
-        }
-        List<Object[]> rows = query.setParameter(4, limit).getResultList();
-        return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
-                ProcessState.valueOf((String) row[3]), row[6] == null ? null : utc(row[6]), utc(row[4]), utc(row[5]))).toList();
-    }
-
-
-    /**
      * What a scheduler may claim: Pending, or Compensating with nobody on it, not parked on a paused
      * operation, and due. ?1 = now. Its first two clauses are the predicate of the partial index
      * order_state_claimable (V10), which the poller's query reads.

@@ -7,7 +7,7 @@ import io.overseer.notification.ReplyToRule;
 import io.overseer.notification.StatusNotifier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
-import io.overseer.scheduler.DispatchQueue;
+import io.overseer.messaging.DispatchQueue;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.CustomerOrder;

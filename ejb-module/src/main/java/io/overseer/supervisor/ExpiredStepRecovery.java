@@ -6,7 +6,7 @@ import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
-import io.overseer.scheduler.DispatchQueue;
+import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;

@@ -1,8 +1,8 @@
 package io.overseer.api;
 
 import io.overseer.admin.OperatorActions;
-import io.overseer.statestore.OrderQueries;
-import io.overseer.statestore.OrderView;
+import io.overseer.query.OrderQueries;
+import io.overseer.query.OrderView;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;

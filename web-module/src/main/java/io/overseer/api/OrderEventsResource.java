@@ -1,7 +1,7 @@
 package io.overseer.api;
 
-import io.overseer.statestore.HistoryView;
-import io.overseer.statestore.OrderQueries;
+import io.overseer.query.HistoryView;
+import io.overseer.query.OrderQueries;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Pattern;

@@ -1,6 +1,6 @@
 package io.overseer.api;
 
-import io.overseer.statestore.OrderSummary;
+import io.overseer.query.OrderSummary;
 import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.util.List;

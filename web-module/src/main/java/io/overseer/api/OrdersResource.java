@@ -1,9 +1,9 @@
 package io.overseer.api;
 
-import io.overseer.statestore.HistoryView;
-import io.overseer.statestore.OrderQueries;
-import io.overseer.statestore.OrderSummary;
-import io.overseer.statestore.OrderView;
+import io.overseer.query.HistoryView;
+import io.overseer.query.OrderQueries;
+import io.overseer.query.OrderSummary;
+import io.overseer.query.OrderView;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.submission.InvalidOrderException;
 import io.overseer.submission.OrderRequest;

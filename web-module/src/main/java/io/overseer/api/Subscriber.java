@@ -1,7 +1,7 @@
 package io.overseer.api;
 
 import io.overseer.platform.Json;
-import io.overseer.statestore.HistoryView;
+import io.overseer.query.HistoryView;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;

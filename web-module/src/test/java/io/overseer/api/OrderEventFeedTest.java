@@ -3,8 +3,8 @@ package io.overseer.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.overseer.statestore.HistoryView;
-import io.overseer.statestore.OrderQueries;
+import io.overseer.query.HistoryView;
+import io.overseer.query.OrderQueries;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.ws.rs.sse.OutboundSseEvent;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.overseer.statestore.HistoryView;
+import io.overseer.query.HistoryView;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import java.time.OffsetDateTime;
 import java.util.List;

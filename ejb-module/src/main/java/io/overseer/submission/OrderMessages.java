@@ -1,8 +1,8 @@
-package io.overseer.messaging;
+package io.overseer.submission;
 
+import io.overseer.messaging.Destinations;
+import io.overseer.messaging.OrderQueueMessage;
 import io.overseer.notification.ReplyTo;
-import io.overseer.submission.InvalidOrderException;
-import io.overseer.submission.OrderMessage;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
@@ -26,8 +26,8 @@ import java.util.HexFormat;
  */
 public final class OrderMessages {
 
-    /** Far above the largest valid order (100 items); a bigger body is refused unread. */
-    public static final int MAX_BODY_BYTES = 256 * 1024;
+    /** Far above the largest valid order (100 items); a bigger body is refused unread. A term of the order queue's contract. */
+    public static final int MAX_BODY_BYTES = Destinations.MAX_ORDER_BODY_BYTES;
     static final int MAX_HEADER = 200;
     static final String DUPLICATE_KEY_PREFIX = "_AMQ_DUPL_ID:";
     static final String MESSAGE_ID_KEY_PREFIX = "JMSMessageID:";

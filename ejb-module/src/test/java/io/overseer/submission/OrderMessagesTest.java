@@ -1,4 +1,4 @@
-package io.overseer.messaging;
+package io.overseer.submission;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.notification.ReplyTo;
-import io.overseer.submission.InvalidOrderException;
-import io.overseer.submission.OrderMessage;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Destination;
 import jakarta.jms.MapMessage;

@@ -1,5 +1,9 @@
-package io.overseer.statestore;
+package io.overseer.query;
 
+import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderState;
+import io.overseer.statestore.ProcessState;
+import io.overseer.statestore.StepStatus;
 import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.OffsetDateTime;

@@ -1,9 +1,17 @@
-package io.overseer.statestore;
+package io.overseer.query;
 
+import static io.overseer.platform.Database.utc;
+
+import io.overseer.statestore.HistoryEntry;
+import io.overseer.statestore.OrderState;
+import io.overseer.statestore.ProcessState;
+import io.overseer.statestore.StateStore;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,11 +20,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Read side for the API: snapshots of orders, without locks. */
+/**
+ * Read side for the API: snapshots of orders, without locks, shaped as the API's JSON. The listing runs
+ * its own SQL here rather than in {@link StateStore}: a lock-free read whose rows are {@link OrderSummary}
+ * views, a type the state store does not know (see package-info).
+ */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class OrderQueries {
 
+    @PersistenceContext(unitName = "overseer")
+    EntityManager em;
     @Inject
     StateStore store;
     @Inject
@@ -39,9 +53,30 @@ public class OrderQueries {
         }
     }
 
-    /** One page of the listing; see {@link StateStore#list}. */
+    /**
+     * Up to {@code limit} orders after the position ({@code afterCreatedAt}, {@code afterOrderId}) in the
+     * order (created_at, order_id) — a total, stable order, so keyset pages neither skip nor repeat an
+     * order, and orders created meanwhile appear at the end. Null position: from the start; null state:
+     * any state. Reads the listing indexes of V4.
+     */
+    @SuppressWarnings("unchecked")
     public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
-        return store.list(state, afterCreatedAt, afterOrderId, limit);
+        boolean after = afterCreatedAt != null;
+        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at, s.not_before"
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE"
+                + (state == null ? "" : " AND s.process_state = ?1")
+                + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
+                + " ORDER BY s.created_at, s.order_id LIMIT ?4";
+        var query = em.createNativeQuery(sql);
+        if (state != null) {
+            query.setParameter(1, state.name());
+        }
+        if (after) {
+            query.setParameter(2, afterCreatedAt).setParameter(3, afterOrderId);
+        }
+        List<Object[]> rows = query.setParameter(4, limit).getResultList();
+        return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
+                ProcessState.valueOf((String) row[3]), row[6] == null ? null : utc(row[6]), utc(row[4]), utc(row[5]))).toList();
     }
 
     /** New transitions of the given orders, past {@code afterSeq}, grouped by order id, oldest first. */

@@ -1,9 +1,5 @@
-package io.overseer.scheduler;
+package io.overseer.messaging;
 
-import io.overseer.messaging.Courier;
-import io.overseer.messaging.Destinations;
-import io.overseer.messaging.OrderQueueMessage;
-import io.overseer.messaging.Parcel;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

@@ -1,5 +1,7 @@
-package io.overseer.statestore;
+package io.overseer.query;
 
+import io.overseer.statestore.HistoryEntry;
+import io.overseer.statestore.ProcessState;
 import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.OffsetDateTime;

@@ -1,5 +1,6 @@
-package io.overseer.statestore;
+package io.overseer.query;
 
+import io.overseer.statestore.ProcessState;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.OffsetDateTime;
 
