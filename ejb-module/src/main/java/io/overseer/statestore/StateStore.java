@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
  * lock taken here; batch claims use {@code FOR UPDATE SKIP LOCKED} so concurrent pollers never wait on, or
  * take, each other's rows. Callers bring the transaction. Reads that lock nothing live with their
  * readers: the agent's check that its attempt is still current ({@code io.overseer.agent.AttemptFence},
- * outside any transaction), the API's and the console's queries ({@link OrderQueries},
+ * outside any transaction), the API's and the console's queries ({@code io.overseer.query.OrderQueries},
  * {@code io.overseer.admin.AdminQueries}).
  */
 @ApplicationScoped
