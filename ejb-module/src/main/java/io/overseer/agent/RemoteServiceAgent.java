@@ -3,17 +3,13 @@ package io.overseer.agent;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
-import io.overseer.platform.Json;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.jms.TextMessage;
-import jakarta.json.bind.JsonbException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,17 +64,9 @@ public class RemoteServiceAgent implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        List<AgentRequest> requests;
-        try {
-            requests = Json.readBatch(((TextMessage) message).getText(), AgentRequest.class);
-        } catch (JsonbException | ClassCastException e) {
-            deadLetters.reject(message, Destinations.AGENT_REQUESTS, "unreadable agent request: " + e.getMessage());
-            return;
-        } catch (JMSException e) {
-            throw new IllegalStateException("Could not read a message from " + Destinations.AGENT_REQUESTS, e);
-        }
-        if (requests.isEmpty() || requests.stream().anyMatch(RemoteServiceAgent::incomplete)) {
-            deadLetters.reject(message, Destinations.AGENT_REQUESTS, "agent request without orderId, operation or completeBy");
+        List<AgentRequest> requests = deadLetters.readBatch(message, Destinations.AGENT_REQUESTS, AgentRequest.class,
+                "agent request", RemoteServiceAgent::complete, "orderId, operation or completeBy").orElse(null);
+        if (requests == null) {
             return;
         }
         Set<String> current;
@@ -120,7 +108,7 @@ public class RemoteServiceAgent implements MessageListener {
         }
     }
 
-    private static boolean incomplete(AgentRequest request) {
-        return request == null || request.orderId() == null || request.operation() == null || request.completeBy() == null;
+    private static boolean complete(AgentRequest request) {
+        return request.orderId() != null && request.operation() != null && request.completeBy() != null;
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.messaging;
 
+import io.overseer.platform.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.BytesMessage;
@@ -9,9 +10,12 @@ import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
+import jakarta.json.bind.JsonbException;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -60,6 +64,30 @@ public class DeadLetters {
         } catch (JMSException | NumberFormatException e) {
             return 1;
         }
+    }
+
+    /**
+     * The JSON batch of {@code type} a message from {@code origin} holds, or empty when it holds none that
+     * can be processed — not JSON of that shape, not a text message, empty, or an item not {@code complete}:
+     * then the message was dead-lettered with the reason (naming {@code what} it should have held) and the
+     * caller stops. A failure to read the message at all is the broker's, and rethrown: it comes again.
+     */
+    public <T> Optional<List<T>> readBatch(Message message, String origin, Class<T> type, String what,
+                                           Predicate<T> complete, String incomplete) {
+        List<T> batch;
+        try {
+            batch = Json.readBatch(((TextMessage) message).getText(), type);
+        } catch (JsonbException | ClassCastException e) {
+            reject(message, origin, "unreadable " + what + ": " + e.getMessage());
+            return Optional.empty();
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not read a message from " + origin, e);
+        }
+        if (batch.isEmpty() || !batch.stream().allMatch(item -> item != null && complete.test(item))) {
+            reject(message, origin, what + " without " + incomplete);
+            return Optional.empty();
+        }
+        return Optional.of(batch);
     }
 
     /**

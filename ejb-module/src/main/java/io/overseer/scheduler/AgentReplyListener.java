@@ -13,8 +13,6 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.jms.TextMessage;
-import jakarta.json.bind.JsonbException;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -64,17 +62,9 @@ public class AgentReplyListener implements MessageListener {
                     + sender + "' was refused");
             return;
         }
-        List<AgentReply> replies;
-        try {
-            replies = Json.readBatch(((TextMessage) message).getText(), AgentReply.class);
-        } catch (JsonbException | ClassCastException e) {
-            deadLetters.reject(message, Destinations.AGENT_REPLIES, "unreadable agent reply: " + e.getMessage());
-            return;
-        } catch (JMSException e) {
-            throw new IllegalStateException("Could not read a message from " + Destinations.AGENT_REPLIES, e);
-        }
-        if (replies.isEmpty() || replies.stream().anyMatch(AgentReplyListener::incomplete)) {
-            deadLetters.reject(message, Destinations.AGENT_REPLIES, "agent reply without orderId, operation or outcome");
+        List<AgentReply> replies = deadLetters.readBatch(message, Destinations.AGENT_REPLIES, AgentReply.class,
+                "agent reply", AgentReplyListener::complete, "orderId, operation or outcome").orElse(null);
+        if (replies == null) {
             return;
         }
         List<AgentReply> refused;
@@ -120,8 +110,8 @@ public class AgentReplyListener implements MessageListener {
         }
     }
 
-    private static boolean incomplete(AgentReply reply) {
-        return reply == null || reply.orderId() == null || reply.outcome() == null || reply.operation() == null;
+    private static boolean complete(AgentReply reply) {
+        return reply.orderId() != null && reply.outcome() != null && reply.operation() != null;
     }
 
     private static String property(Message message, String name) {
