@@ -48,7 +48,7 @@ public final class PayaraMicroNode extends AppServerNode {
         // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
         // core), which holds memory the JVM no longer uses: two keep the resident size near what the
         // JVM itself accounts for (the RSS target of BENCHMARKS.md).
-        return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
+        return startProcess(cmd, workDir, Map.of("MALLOC_ARENA_MAX", "2"));
     }
 
     /** The Payara Micro command line; package-private for tests. */

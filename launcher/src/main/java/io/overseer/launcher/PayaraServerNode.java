@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server JVM is the launcher's child, with no asadmin in between: its command line comes from
  * {@code start-domain --dry-run}, so stop(), kill9() and pid() act on the server itself, and the
- * supervisor sees it die. Server-config's http-closed.asadmin runs as the pre-boot command file (the HTTP
+ * watchdog sees it die. Server-config's http-closed.asadmin runs as the pre-boot command file (the HTTP
  * port never opens early, docs/health.md). Once the admin port answers, one {@code asadmin multimode}
  * runs post-boot.asadmin, the realm users, the EAR's deployment and http-open.asadmin, in that order. Not
  * as a post-boot command file: run by the boot thread, the adapter's deployment deadlocked in Payara's
@@ -86,7 +86,7 @@ public final class PayaraServerNode extends AppServerNode {
         writePostBoot(config, users);
         List<String> cmd = command(config, dryRun(domains, preBoot));
         // As for Payara Micro: two malloc arenas keep the resident size near what the JVM accounts for.
-        return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
+        return startProcess(cmd, workDir, Map.of("MALLOC_ARENA_MAX", "2"));
     }
 
     /**

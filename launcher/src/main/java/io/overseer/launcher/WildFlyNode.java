@@ -115,7 +115,7 @@ public final class WildFlyNode extends AppServerNode {
         writeUsers(base.resolve("configuration"), users);
         Files.copy(layout.ear(), base.resolve("deployments/overseer.ear"), StandardCopyOption.REPLACE_EXISTING);
         // As for Payara: two malloc arenas keep the resident size near what the JVM accounts for.
-        return ManagedProcess.start(name(), command(home, base, config), workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
+        return startProcess(command(home, base, config), workDir, Map.of("MALLOC_ARENA_MAX", "2"));
     }
 
     /** The server's command line: what standalone.sh would run, with this node's heap, ports and properties. */
