@@ -1,11 +1,7 @@
 package io.overseer.launcher;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -165,48 +161,5 @@ public abstract class AppServerNode extends ProcessNode {
      */
     public String healthUrl() {
         return baseUrl() + "/health";
-    }
-
-    /** Realm users as post-boot commands; their password files go to the work directory's secrets/. */
-    protected String realmUserCommands(List<RealmUser> realmUsers) throws IOException {
-        StringBuilder commands = new StringBuilder();
-        for (RealmUser user : realmUsers) {
-            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
-        }
-        return commands.toString();
-    }
-
-    /** Copies a directory tree, files with their attributes, over whatever is at {@code to}. */
-    static void copyTree(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -37,7 +37,7 @@ public final class PayaraMicroNode extends AppServerNode {
     protected ManagedProcess launch(AppServerConfig config, List<RealmUser> users) throws IOException {
         StaleProcesses.stopUsing(workDir.toString(), "TERM", label());
         Path tmp = workDir.resolve("tmp");
-        deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
+        FileTrees.delete(tmp); // runtime dirs of a killed instance would pile up otherwise
         Files.createDirectories(tmp);
         Path postBoot = writePostBoot(config, users);
         // The port opens only once the WAR is deployed: before that, Payara's readiness says UP with no checks.
@@ -101,7 +101,7 @@ public final class PayaraMicroNode extends AppServerNode {
                     + ".http-listener.address=" + address + System.lineSeparator()
                     + "set-hazelcast-configuration --interfaces=" + address + " --dynamic=true" + System.lineSeparator();
         }
-        text += realmUserCommands(users);
+        text += RealmUser.postBootCommands(users, workDir);
         OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;
     }
