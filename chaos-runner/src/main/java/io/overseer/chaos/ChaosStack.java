@@ -21,7 +21,7 @@ import java.util.Random;
 /**
  * The stack under test, started in this JVM with the launcher's own classes (so the runner holds every
  * node and can kill, pause and restart it) on free loopback ports and a fresh data directory. The
- * launcher's supervisor restarts a dead application instance as it does under ./run; the broker and
+ * launcher's watchdog restarts a dead application instance as it does under ./run; the broker and
  * PostgreSQL are restarted by the fault that killed them, as a service manager would. With
  * {@code --broker-ha} the launcher starts the replicated pair as {@code ./run --broker-ha} does (the
  * application servers wired to both nodes) and its watch restarts a dead node; the runner's own clients

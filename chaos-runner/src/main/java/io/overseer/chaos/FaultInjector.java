@@ -105,7 +105,7 @@ final class FaultInjector {
     }
 
     /**
-     * The launcher's supervisor sees the process die and starts it again (backoff 2 s, doubling). A kill
+     * The launcher's watchdog sees the process die and starts it again (backoff 2 s, doubling). A kill
      * never takes the last instance that is up (unless there is only one): with every instance down the
      * faults that follow strike a system that does nothing, for as long as a restart takes (minutes on a
      * busy two-core machine), and prove nothing. It waits for a second instance instead.
@@ -123,7 +123,7 @@ final class FaultInjector {
         AppServerNode node = liveInstance(f);
         long pid = node.pid();
         node.kill9();
-        return node.label() + " pid " + pid + " killed; the launcher's supervisor restarts it";
+        return node.label() + " pid " + pid + " killed; the launcher's watchdog restarts it";
     }
 
     private String pause(long pid, Duration hold, String what) throws InterruptedException {

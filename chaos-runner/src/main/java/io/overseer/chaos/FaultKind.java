@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * {@code --broker-ha} the broker kinds strike the pair as {@link PairTarget} says.
  */
 public enum FaultKind {
-    /** kill -9 of one application instance; the launcher's supervisor starts it again. */
+    /** kill -9 of one application instance; the launcher's watchdog starts it again. */
     APP_KILL("app-kill"),
     /** SIGSTOP of one application instance for a few seconds, then SIGCONT: a long GC pause or a frozen VM. */
     APP_PAUSE("app-pause"),

@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param at        when it starts, counted from the first submission
  * @param hold      how long it lasts (a pause, an outage, a simulator rule); zero for app-kill, whose
- *                  instance comes back when the launcher's supervisor restarts it
+ *                  instance comes back when the launcher's watchdog restarts it
  * @param instance  the application instance it hits (0-based), for app-kill and app-pause
  * @param operation the simulator operation a rule applies to ("*": every one), for the sim-* kinds
  * @param rate      the share of calls a simulator rule affects

@@ -1,11 +1,7 @@
 package io.overseer.launcher;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,13 +11,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The application server with the Overseer application, whichever {@link AppRuntime} runs it: what the
- * Stack, the {@link Supervisor}, the summary, the chaos runner, the benchmarks and the system tests use.
- * A runtime's node says how to launch its server ({@link #launch}) and, if it must, how to configure the
- * running server ({@link #configure}); start() then waits until the
+ * Stack, the {@link AppServerWatchdog}, the summary, the chaos runner, the benchmarks and the system tests
+ * use. A runtime's node says how to launch its server ({@link #launch(AppServerConfig, List)}) and, if it
+ * must, how to configure the running server ({@link #configure}); start() then waits until the
  * application's own readiness checks answer UP, the same for every runtime, and the one process it
- * launched is what stop(), kill9() and pid() act on, so that process must be the server's JVM itself.
+ * launched is what stop(), kill9() and pid() ({@link ProcessNode}) act on, so that process must be the
+ * server's JVM itself.
  */
-public abstract class AppServerNode implements Node {
+public abstract class AppServerNode extends ProcessNode {
 
     private static final Logger LOG = LoggerFactory.getLogger(AppServerNode.class);
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
@@ -36,20 +33,21 @@ public abstract class AppServerNode implements Node {
     private final String name;
     private final String label;
     protected final Path workDir;
-    private final Path logFile;
     private volatile AppServerConfig config;
-    private volatile ManagedProcess process;
     private final List<RealmUser> users = new CopyOnWriteArrayList<>();
 
-    /** Log lines name the first instance by its runtime ("Payara Micro"), others with their name appended. */
+    /**
+     * Log lines name the first instance by its runtime ("Payara Micro"), others with their name appended.
+     * stop() gives the server 30 s after SIGTERM to undeploy and close its pools before SIGKILL.
+     */
     protected AppServerNode(AppRuntime runtime, StackLayout layout, String name, Path workDir, Path logFile,
                             AppServerConfig config) {
+        super(logFile, Duration.ofSeconds(30));
         this.runtime = runtime;
         this.layout = layout;
         this.name = name;
         this.label = name.equals(runtime.instanceBaseName()) ? runtime.label() : runtime.label() + " " + name;
         this.workDir = workDir.toAbsolutePath().normalize();
-        this.logFile = logFile.toAbsolutePath();
         this.config = config;
     }
 
@@ -63,6 +61,7 @@ public abstract class AppServerNode implements Node {
     }
 
     /** "Payara Micro", or "Payara Micro payara-2" for the second instance: how log lines name it. */
+    @Override
     public String label() {
         return label;
     }
@@ -82,13 +81,13 @@ public abstract class AppServerNode implements Node {
             last.set(Wait.httpGet(readyUrl));
             return last.get() != null && last.get().okContaining(APPLICATION_CHECK);
         }, () -> stillStarting(p, last.get()), () -> p.tail(60));
-        LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), millisSince(t0));
     }
 
     /**
      * A server whose application failed to deploy keeps running without it (Payara Micro even opens its HTTP
      * port and answers 404 to everything); it will not become ready, so the start fails now instead of after
-     * {@link #READY_TIMEOUT}, and whoever started it (the launcher's supervisor) kills and restarts it. Seen
+     * {@link #READY_TIMEOUT}, and whoever started it (the launcher's watchdog) kills and restarts it. Seen
      * when an instance started while PostgreSQL was down: the persistence unit logs in while it deploys.
      */
     private boolean stillStarting(ManagedProcess p, Wait.Answer readiness) {
@@ -108,12 +107,10 @@ public abstract class AppServerNode implements Node {
         return false;
     }
 
-    private synchronized ManagedProcess launchOnce() throws IOException {
-        if (process != null && process.isAlive()) {
-            return process;
-        }
-        process = launch(config, users);
-        return process;
+    /** With the settings and realm users as they are now: both take effect at the next start. */
+    @Override
+    protected final ManagedProcess launch() throws IOException {
+        return launch(config, users);
     }
 
     /**
@@ -127,40 +124,6 @@ public abstract class AppServerNode implements Node {
      * through its running server's admin interface does it here. Nothing by default.
      */
     protected void configure(ManagedProcess process) throws IOException {
-    }
-
-    /** SIGTERM (the server undeploys and closes pools), up to 30 s, then SIGKILL. */
-    @Override
-    public synchronized void stop() {
-        if (process != null) {
-            process.stop(Duration.ofSeconds(30));
-            process = null;
-            LOG.info("{} stopped", label);
-        }
-    }
-
-    @Override
-    public synchronized void kill9() {
-        if (process != null) {
-            process.kill9();
-        }
-    }
-
-    @Override
-    public boolean isAlive() {
-        ManagedProcess p = process;
-        return p != null && p.isAlive();
-    }
-
-    @Override
-    public long pid() {
-        ManagedProcess p = process;
-        return p != null && p.isAlive() ? p.pid() : -1;
-    }
-
-    /** The running process, for the supervisor to watch; null before start or after stop. */
-    ManagedProcess process() {
-        return process;
     }
 
     /** The realm users added so far. */
@@ -182,11 +145,6 @@ public abstract class AppServerNode implements Node {
         return config;
     }
 
-    /** Where the server's output goes (its whole log, for a test that reports what it saw). */
-    public Path logFile() {
-        return logFile;
-    }
-
     public int port() {
         return config.httpPort();
     }
@@ -203,48 +161,5 @@ public abstract class AppServerNode implements Node {
      */
     public String healthUrl() {
         return baseUrl() + "/health";
-    }
-
-    /** Realm users as post-boot commands; their password files go to the work directory's secrets/. */
-    protected String realmUserCommands(List<RealmUser> realmUsers) throws IOException {
-        StringBuilder commands = new StringBuilder();
-        for (RealmUser user : realmUsers) {
-            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
-        }
-        return commands.toString();
-    }
-
-    /** Copies a directory tree, files with their attributes, over whatever is at {@code to}. */
-    static void copyTree(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

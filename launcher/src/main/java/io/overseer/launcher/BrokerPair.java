@@ -35,7 +35,7 @@ public final class BrokerPair implements Node {
     static final Duration TAKEOVER_GRACE = Duration.ofSeconds(20);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-    /** As the application servers' first backoff (Supervisor). */
+    /** As the application servers' first backoff ({@link AppServerWatchdog}). */
     static final Duration DEFAULT_RESTART_DELAY = Duration.ofSeconds(2);
 
     private final BrokerNode primary;

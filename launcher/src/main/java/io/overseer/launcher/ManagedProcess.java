@@ -38,7 +38,7 @@ public final class ManagedProcess {
     /**
      * Starts {@code command} in its own session when setsid(1) exists: a Ctrl-C in the terminal then reaches
      * only the launcher, which stops the children in order instead of all of them dying at once (and the
-     * supervisor mistaking Payara's exit for a crash).
+     * watchdog mistaking Payara's exit for a crash).
      */
     public static ManagedProcess start(String name, List<String> command, Path workDir, Path logFile,
                                        Map<String, String> extraEnv) throws IOException {
@@ -96,11 +96,9 @@ public final class ManagedProcess {
         terminate(process.toHandle(), grace, name);
     }
 
-    /** SIGKILL to the process and its descendants: a crash, as the supervisor and the tests need it. */
+    /** SIGKILL to the process and its descendants: a crash, as the tests and the chaos runner cause it. */
     public void kill9() {
-        List<ProcessHandle> tree = snapshot(process.toHandle());
-        tree.forEach(ProcessHandle::destroyForcibly);
-        waitFor(process.toHandle(), Duration.ofSeconds(10));
+        kill9(process.toHandle());
     }
 
     /** Last lines of the log, for error messages. */
@@ -128,6 +126,12 @@ public final class ManagedProcess {
                 }
             }
         }
+    }
+
+    /** SIGKILL to {@code root} and its descendants, then up to 10 s for {@code root} to be gone. */
+    static void kill9(ProcessHandle root) {
+        snapshot(root).forEach(ProcessHandle::destroyForcibly);
+        waitFor(root, Duration.ofSeconds(10));
     }
 
     private static List<ProcessHandle> snapshot(ProcessHandle root) {

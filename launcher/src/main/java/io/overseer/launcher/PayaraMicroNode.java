@@ -37,7 +37,7 @@ public final class PayaraMicroNode extends AppServerNode {
     protected ManagedProcess launch(AppServerConfig config, List<RealmUser> users) throws IOException {
         StaleProcesses.stopUsing(workDir.toString(), "TERM", label());
         Path tmp = workDir.resolve("tmp");
-        deleteTree(tmp); // runtime dirs of a killed instance would pile up otherwise
+        FileTrees.delete(tmp); // runtime dirs of a killed instance would pile up otherwise
         Files.createDirectories(tmp);
         Path postBoot = writePostBoot(config, users);
         // The port opens only once the WAR is deployed: before that, Payara's readiness says UP with no checks.
@@ -48,7 +48,7 @@ public final class PayaraMicroNode extends AppServerNode {
         // glibc gives each of the server's ~300 threads' allocations arenas of their own (up to 8 per
         // core), which holds memory the JVM no longer uses: two keep the resident size near what the
         // JVM itself accounts for (the RSS target of BENCHMARKS.md).
-        return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
+        return startProcess(cmd, workDir, Map.of("MALLOC_ARENA_MAX", "2"));
     }
 
     /** The Payara Micro command line; package-private for tests. */
@@ -99,7 +99,7 @@ public final class PayaraMicroNode extends AppServerNode {
                     + ".http-listener.address=" + config.bindAddress() + System.lineSeparator();
         }
         text += "set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true" + System.lineSeparator();
-        text += realmUserCommands(users);
+        text += RealmUser.postBootCommands(users, workDir);
         OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;
     }

@@ -1,14 +1,11 @@
 package io.overseer.launcher;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,11 +13,12 @@ import org.slf4j.LoggerFactory;
  * Payara Server 6 running the Overseer EAR (the ear module's artifact, unchanged) in a domain of its own
  * under the work directory. Every start is a fresh domain, as Payara Micro's is: a copy of a template
  * domain made once by {@code create-domain} (which takes ≈ 20 s here), so nothing of the last run is
- * redeployed before the listener-closing commands run.
+ * redeployed before the listener-closing commands run. The domain's files and the asadmin runs are
+ * {@link PayaraDomain}'s; this class runs the server and sees it ready.
  *
  * <p>The server JVM is the launcher's child, with no asadmin in between: its command line comes from
  * {@code start-domain --dry-run}, so stop(), kill9() and pid() act on the server itself, and the
- * supervisor sees it die. Server-config's http-closed.asadmin runs as the pre-boot command file (the HTTP
+ * watchdog sees it die. Server-config's http-closed.asadmin runs as the pre-boot command file (the HTTP
  * port never opens early, docs/health.md). Once the admin port answers, one {@code asadmin multimode}
  * runs post-boot.asadmin, the realm users, the EAR's deployment and http-open.asadmin, in that order. Not
  * as a post-boot command file: run by the boot thread, the adapter's deployment deadlocked in Payara's
@@ -33,19 +31,17 @@ import org.slf4j.LoggerFactory;
 public final class PayaraServerNode extends AppServerNode {
 
     private static final Logger LOG = LoggerFactory.getLogger(PayaraServerNode.class);
-    static final String DOMAIN = "overseer";
-    static final String HTTP_LISTENER = "http-listener-1";
-    private static final String MAIN_CLASS = "com.sun.enterprise.glassfish.bootstrap.ASMain";
-    private static final String LISTENERS = "set configs.config.server-config.network-config.network-listeners.network-listener.";
-    private static final String IIOP = "set configs.config.server-config.iiop-service.iiop-listener.";
 
-    /** Made by {@link #domainTemplate} and checked there: a template from an older launcher is made again. */
-    private static final String TEMPLATE_VERSION = "3";
-
-    private List<String> dryRun; // the server's command line as start-domain prints it; the same every start
+    private final PayaraDomain domain;
 
     public PayaraServerNode(StackLayout layout, String name, Path workDir, Path logFile, AppServerConfig config) {
         super(AppRuntime.PAYARA_SERVER, layout, name, workDir, logFile, config);
+        this.domain = new PayaraDomain(layout, this.workDir, label(), logFile());
+    }
+
+    /** This node's domain files (package-private for tests). */
+    PayaraDomain domain() {
+        return domain;
     }
 
     /** The port base create-domain gets: the HTTP listener then lands on the launcher's port. */
@@ -78,43 +74,9 @@ public final class PayaraServerNode extends AppServerNode {
             throw new IllegalStateException(label() + ": its admin port " + admin + " (--http-port - 32) is taken by"
                     + " another process (ss -ltnp 'sport = :" + admin + "' shows which): choose another --http-port");
         }
-        Path template = domainTemplate(config.httpPort());
-        Path domains = workDir.resolve("domains");
-        deleteTree(domains);
-        copyTree(template.resolve(DOMAIN), domains.resolve(DOMAIN));
-        Path preBoot = writePreBoot(config);
-        writePostBoot(config, users);
-        List<String> cmd = command(config, dryRun(domains, preBoot));
+        List<String> cmd = command(config, domain.prepare(config, users));
         // As for Payara Micro: two malloc arenas keep the resident size near what the JVM accounts for.
-        return ManagedProcess.start(name(), cmd, workDir, logFile(), Map.of("MALLOC_ARENA_MAX", "2"));
-    }
-
-    /**
-     * The template domain, created once per port base (a changed --http-port makes a new one); the JDBC
-     * driver goes into its lib/ for the server-level pool. The marker is written last: a creation cut short
-     * is redone.
-     */
-    private Path domainTemplate(int httpPort) throws IOException {
-        Path dir = workDir.resolve("domain-template");
-        Path marker = dir.resolve("port-base");
-        String base = Integer.toString(portBase(httpPort));
-        String stamp = base + " v" + TEMPLATE_VERSION;
-        if (Files.exists(marker) && Files.readString(marker).trim().equals(stamp)) {
-            return dir;
-        }
-        deleteTree(dir);
-        Files.createDirectories(dir);
-        LOG.info("{}: creating the template domain (port base {}), once", label(), base);
-        // --checkports=false: create-domain would refuse a port of the block that is in use although the
-        // domain never opens it (HTTPS, base + 81, is disabled before boot); the ports it does open are
-        // checked by the launcher (domainPorts).
-        asadmin("create-domain", "--nopassword=true", "--checkports=false", "--portbase", base, "--domaindir",
-                dir.toString(), DOMAIN);
-        Files.copy(layout.postgresqlJar(), dir.resolve(DOMAIN).resolve("lib/postgresql.jar"));
-        dataGridOnLoopback(dir.resolve(DOMAIN).resolve("config/domain.xml"));
-        noOpenMq(dir.resolve(DOMAIN).resolve("config/domain.xml"));
-        Files.writeString(marker, stamp);
-        return dir;
+        return startProcess(cmd, workDir, Map.of("MALLOC_ARENA_MAX", "2"));
     }
 
     /** Resources, users, the EAR and the open listener, through the admin port once it answers. */
@@ -124,117 +86,8 @@ public final class PayaraServerNode extends AppServerNode {
         long t0 = System.nanoTime();
         Wait.until(label() + " admin port", READY_TIMEOUT, () -> Wait.portOpen("127.0.0.1", admin), process::isAlive,
                 () -> process.tail(60));
-        asadmin("--port", Integer.toString(admin), "multimode", "--file", workDir.resolve("post-boot.asadmin").toString());
-        LOG.info("{}: configured and deployed in {} ms after its admin port opened", label(),
-                (System.nanoTime() - t0) / 1_000_000);
-    }
-
-    /**
-     * The DAS's data grid (Hazelcast, on the port base + 49) listens on every interface by default, and its
-     * asadmin command is refused before boot ("Command lookup failed"): the template's domain.xml gets the
-     * addresses instead, the JVM -Dhazelcast.socket.bind.any=false (see {@link #command}).
-     */
-    private static void dataGridOnLoopback(Path domainXml) throws IOException {
-        String xml = Files.readString(domainXml);
-        String element = "<hazelcast-runtime-configuration ";
-        if (!xml.contains(element)) {
-            throw new IllegalStateException("no " + element.trim() + " in " + domainXml);
-        }
-        Files.writeString(domainXml, xml.replace(element,
-                element + "das-bind-address=\"127.0.0.1\" interface=\"127.0.0.1\" "));
-    }
-
-    /**
-     * Payara's own OpenMQ broker is not ours (Artemis is), yet transaction recovery starts it after boot, on
-     * the port base + 76 and three random ports, every interface. server-config has no jms-service element
-     * until something creates it (so a pre-boot "set" finds nothing): the template gets one, disabled.
-     */
-    private static void noOpenMq(Path domainXml) throws IOException {
-        String xml = Files.readString(domainXml);
-        String config = "<config name=\"server-config\">";
-        if (!xml.contains(config) || xml.substring(xml.indexOf(config), xml.indexOf("</config>")).contains("<jms-service")) {
-            throw new IllegalStateException("unexpected server-config (or a jms-service already) in " + domainXml);
-        }
-        Files.writeString(domainXml, xml.replace(config, config + System.lineSeparator()
-                + "            <jms-service type=\"DISABLED\" default-jms-host=\"default_JMS_host\"><jms-host"
-                + " name=\"default_JMS_host\" host=\"127.0.0.1\" lazy-init=\"true\"/></jms-service>"));
-    }
-
-    /**
-     * Before boot: server-config's http-closed file, then every listener onto loopback and the transaction
-     * log out of the (throw-away) domain, so a restarted server recovers what a kill -9 left in doubt.
-     */
-    Path writePreBoot(AppServerConfig config) throws IOException {
-        String nl = System.lineSeparator();
-        String http = config.bindAddress() == null ? "0.0.0.0" : config.bindAddress();
-        Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
-        String text = listenerCommands(layout.httpClosedTemplate()) + nl
-                + "# ./run: HTTP on its port and address, every other listener on loopback or off" + nl
-                + LISTENERS + HTTP_LISTENER + ".address=" + http + nl
-                + LISTENERS + HTTP_LISTENER + ".port=" + config.httpPort() + nl
-                + LISTENERS + "http-listener-2.enabled=false" + nl
-                + LISTENERS + "admin-listener.address=127.0.0.1" + nl
-                + IIOP + "orb-listener-1.address=127.0.0.1" + nl
-                + IIOP + "SSL.address=127.0.0.1" + nl
-                + IIOP + "SSL_MUTUALAUTH.address=127.0.0.1" + nl
-                + "set configs.config.server-config.admin-service.jmx-connector.system.address=127.0.0.1" + nl
-
-                + "set configs.config.server-config.transaction-service.tx-log-dir="
-                + Templates.asadminEscape(txLog.toString()) + nl;
-        Path out = workDir.resolve("pre-boot.asadmin");
-        Files.writeString(out, text);
-        return out;
-    }
-
-    /** For the running server, in order: resources, realm users, the EAR, and the listener opened once it is deployed. */
-    Path writePostBoot(AppServerConfig config, List<RealmUser> users) throws IOException {
-        String nl = System.lineSeparator();
-        Map<String, String> values = new HashMap<>(config.postBootValues(layout.rar().toString()));
-        values.put("HTTP_LISTENER", HTTP_LISTENER);
-        String text = Templates.substitute(Files.readString(layout.postBootTemplate()), values);
-        Set<String> left = Templates.unresolved(text);
-        if (!left.isEmpty()) {
-            LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
-        }
-        text += nl + realmUserCommands(users)
-                + "deploy --name overseer " + layout.ear() + nl
-                + listenerCommands(layout.httpOpenTemplate()) + nl;
-        Path out = workDir.resolve("post-boot.asadmin");
-        OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
-        return out;
-    }
-
-    private String listenerCommands(Path template) throws IOException {
-        return Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", HTTP_LISTENER));
-    }
-
-    /** start-domain's command line, asked for once; package-private for tests. */
-    private synchronized List<String> dryRun(Path domains, Path preBoot) throws IOException {
-        if (dryRun == null) {
-            String out = asadmin("start-domain", "--dry-run", "--domaindir", domains.toString(),
-                    "--prebootcommandfile", preBoot.toString(), DOMAIN);
-            dryRun = parseDryRun(out);
-        }
-        return dryRun;
-    }
-
-    /** The lines between "Dump of JVM Invocation line" and "Command start-domain executed", one argument each. */
-    static List<String> parseDryRun(String out) {
-        List<String> cmd = new ArrayList<>();
-        boolean inside = false;
-        for (String line : out.split("\\R")) {
-            if (line.startsWith("Dump of JVM Invocation line")) {
-                inside = true;
-            } else if (line.startsWith("Command start-domain")) {
-                break;
-            } else if (inside && !line.isBlank()) {
-                cmd.add(line.trim());
-            }
-        }
-        if (!cmd.contains(MAIN_CLASS)) {
-            throw new IllegalStateException("start-domain --dry-run printed no server command line:\n" + out);
-        }
-        return cmd;
+        domain.runPostBoot(admin);
+        LOG.info("{}: configured and deployed in {} ms after its admin port opened", label(), millisSince(t0));
     }
 
     /**
@@ -247,7 +100,7 @@ public final class PayaraServerNode extends AppServerNode {
         List<String> main = new ArrayList<>();
         boolean args = false;
         for (String a : dryRun) {
-            args |= a.equals(MAIN_CLASS);
+            args |= a.equals(PayaraDomain.MAIN_CLASS);
             if (args) {
                 main.add(a);
             } else if (!a.startsWith("-Xmx")) {
@@ -267,29 +120,5 @@ public final class PayaraServerNode extends AppServerNode {
         }
         jvm.addAll(main);
         return jvm;
-    }
-
-    /** Runs asadmin (as a jar on the launcher's JDK) to completion; its output goes to the node's log too. */
-    private String asadmin(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-jar", layout.payaraServerCli().toString(),
-                "--interactive=false"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        try {
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException(label() + ": asadmin " + String.join(" ", args) + " failed (exit " + p.exitValue()
-                        + "):\n" + out);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(label() + ": interrupted in asadmin " + args[0], e);
-        }
-        Files.createDirectories(logFile().getParent());
-        Files.writeString(logFile(), "asadmin " + String.join(" ", args) + System.lineSeparator() + out,
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        return out;
     }
 }

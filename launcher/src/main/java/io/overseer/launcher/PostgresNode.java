@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
  * Embedded PostgreSQL (zonky: real binaries from Maven Central) on a persistent data directory. zonky runs
  * initdb only when the directory has no postgresql.conf, so a restart keeps the data. The postmaster is
  * started by pg_ctl in its own session, so it is not a descendant of this JVM: we find it via postmaster.pid.
+ * Hence not a {@link ProcessNode} (whose process is the launcher's child); its stop and kill use the same
+ * {@link ManagedProcess} helpers on the postmaster's handle.
  */
 public final class PostgresNode implements Node {
 
@@ -132,12 +134,7 @@ public final class PostgresNode implements Node {
     public synchronized void kill9() {
         long pid = pid();
         if (pid > 0) {
-            ProcessHandle.of(pid).ifPresent(h -> {
-                List<ProcessHandle> tree = new java.util.ArrayList<>(h.descendants().toList());
-                tree.add(0, h);
-                tree.forEach(ProcessHandle::destroyForcibly);
-                ManagedProcess.waitFor(h, Duration.ofSeconds(10));
-            });
+            ProcessHandle.of(pid).ifPresent(ManagedProcess::kill9);
         }
         if (pg != null) {
             try {

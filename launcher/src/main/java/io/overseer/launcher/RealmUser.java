@@ -25,4 +25,13 @@ public record RealmUser(String name, String password, List<String> groups) {
         Files.writeString(file, "AS_ADMIN_USERPASSWORD=" + password + System.lineSeparator());
         return "create-file-user --passwordfile " + file + " --groups " + String.join(":", groups) + " " + name;
     }
+
+    /** Every user's command, a line each; their password files go to {@code workDir}'s secrets/. */
+    static String postBootCommands(List<RealmUser> users, Path workDir) throws IOException {
+        StringBuilder commands = new StringBuilder();
+        for (RealmUser user : users) {
+            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
+        }
+        return commands.toString();
+    }
 }

@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whole stack in dependency order (PostgreSQL, Artemis, simulator, the application server of
- * --runtime), each waited for, with the application server supervised. stop() undoes start() in reverse order and is safe to call from a
- * shutdown hook, twice, or after a failed start.
+ * --runtime), each waited for, with the application server restarted if it dies. stop() undoes start() in
+ * reverse order and is safe to call from a shutdown hook, twice, or after a failed start.
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
- * each ready before the next, and each gets its own {@link Supervisor}; they stop together.
+ * each ready before the next, and each gets its own {@link AppServerWatchdog}; they stop together.
  */
 public final class Stack implements AutoCloseable {
 
@@ -37,7 +37,7 @@ public final class Stack implements AutoCloseable {
     private final List<AppServerNode> appServers = new ArrayList<>();
     private final Deque<Node> started = new ConcurrentLinkedDeque<>();
     private final Object stopLock = new Object();
-    private final List<Supervisor> supervisors = new ArrayList<>();
+    private final List<AppServerWatchdog> watchdogs = new ArrayList<>();
     private FileChannel lockChannel;
     private FileLock lock;
     private volatile boolean stopping;
@@ -142,9 +142,9 @@ public final class Stack implements AutoCloseable {
                 throw new IllegalStateException("stack stopped while starting");
             }
             for (AppServerNode server : appServers) {
-                Supervisor supervisor = new Supervisor(server);
-                supervisors.add(supervisor);
-                supervisor.start();
+                AppServerWatchdog watchdog = new AppServerWatchdog(server);
+                watchdogs.add(watchdog);
+                watchdog.start();
             }
             if (brokerPair != null) {
                 brokerPair.watch();
@@ -202,14 +202,14 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Supervisors first (so Payara's exit is not taken as a crash), then the nodes in reverse order; the
+     * Watchdogs first (so Payara's exit is not taken as a crash), then the nodes in reverse order; the
      * application servers, started last, all at once: each may take its shutdown grace to finish work in
      * flight, and one after the other that would add up.
      */
     public void stop() {
         synchronized (stopLock) {
             stopping = true;
-            supervisors.forEach(Supervisor::stop);
+            watchdogs.forEach(AppServerWatchdog::stop);
             List<Node> servers = new ArrayList<>();
             while (started.peek() instanceof AppServerNode) {
                 servers.add(started.pop());
@@ -303,8 +303,8 @@ public final class Stack implements AutoCloseable {
     }
 
     /** The first application server's; null before start. */
-    public Supervisor supervisor() {
-        return supervisors.isEmpty() ? null : supervisors.get(0);
+    public AppServerWatchdog watchdog() {
+        return watchdogs.isEmpty() ? null : watchdogs.get(0);
     }
 
     public Path logDir() {

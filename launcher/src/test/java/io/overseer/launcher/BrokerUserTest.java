@@ -36,8 +36,8 @@ class BrokerUserTest {
     @Test
     void theCreateCommandLineCarriesAThrowawayPasswordNotTheUsersOne() {
         BrokerUser application = BrokerUser.generated("overseer-app", BrokerUser.APPLICATION);
-        List<String> first = BrokerNode.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
-        List<String> second = BrokerNode.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
+        List<String> first = BrokerInstance.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
+        List<String> second = BrokerInstance.createCommand(java.nio.file.Path.of("artemis"), application.name(), 61616, 8161);
         String password = first.get(first.indexOf("--password") + 1);
         assertTrue(!first.contains(application.password()), first.toString());
         assertEquals(48, password.length(), "random, 24 bytes in hex");

@@ -19,7 +19,7 @@ class BrokerXmlTest {
 
     private static final Path ARTEMIS = Path.of("../server-config/artemis");
 
-    /** server-config's own templates, filled in as BrokerNode does for the node of {@code role}. */
+    /** server-config's own templates, filled in as BrokerInstance does for the node of {@code role}. */
     private static Document node(BrokerHa.Role role) throws Exception {
         String xml = BrokerXml.withReplication(Files.readString(ARTEMIS.resolve("broker.xml")),
                 Files.readString(ARTEMIS.resolve("ha-replication.xml")),
@@ -89,8 +89,8 @@ class BrokerXmlTest {
                 new BrokerUser("demo", "demo", BrokerUser.CLIENT_ROLES),
                 BrokerUser.generated("legacy-app", BrokerUser.SUBMITTER),
                 BrokerUser.generated("watcher", BrokerUser.VIEWER));
-        Map<String, Integer> limits = BrokerNode.clientQueueLimits(users);
-        assertEquals(Map.of("legacy-app", BrokerNode.CLIENT_MAX_QUEUES, "watcher", BrokerNode.CLIENT_MAX_QUEUES), limits);
+        Map<String, Integer> limits = BrokerInstance.clientQueueLimits(users);
+        assertEquals(Map.of("legacy-app", BrokerInstance.CLIENT_MAX_QUEUES, "watcher", BrokerInstance.CLIENT_MAX_QUEUES), limits);
 
         String xml = BrokerXml.withClients(Files.readString(ARTEMIS.resolve("broker.xml")), limits);
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -101,7 +101,7 @@ class BrokerXmlTest {
         Element first = (Element) settings.item(0);
         assertEquals("legacy-app", first.getAttribute("match"));
         assertEquals("core", first.getParentNode().getParentNode().getLocalName());
-        assertEquals(Integer.toString(BrokerNode.CLIENT_MAX_QUEUES),
+        assertEquals(Integer.toString(BrokerInstance.CLIENT_MAX_QUEUES),
                 first.getElementsByTagNameNS("*", "max-queues").item(0).getTextContent());
         assertThrows(IllegalArgumentException.class, () -> BrokerXml.withClients(xml, Map.of("a\"><x", 1)));
         assertThrows(IllegalArgumentException.class, () -> BrokerXml.withClients(xml, Map.of("a.b", 1)),

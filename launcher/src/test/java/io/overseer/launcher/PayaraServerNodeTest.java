@@ -45,7 +45,7 @@ class PayaraServerNodeTest {
 
     @Test
     void theServerRunsAsStartDomainWouldStartItWithOurHeapPropertiesAndConsoleLog() {
-        List<String> cmd = PayaraServerNode.command(CONFIG, PayaraServerNode.parseDryRun(DRY_RUN));
+        List<String> cmd = PayaraServerNode.command(CONFIG, PayaraDomain.parseDryRun(DRY_RUN));
         assertEquals("/usr/lib/jvm/java-17-openjdk-amd64/bin/java", cmd.get(0));
         assertEquals(1, cmd.stream().filter(a -> a.startsWith("-Xmx")).count(), cmd.toString());
         int main = cmd.indexOf("com.sun.enterprise.glassfish.bootstrap.ASMain");
@@ -59,12 +59,12 @@ class PayaraServerNodeTest {
 
     @Test
     void aDryRunWithoutTheServerCommandIsAnError() {
-        assertThrows(IllegalStateException.class, () -> PayaraServerNode.parseDryRun("Domain overseer does not exist"));
+        assertThrows(IllegalStateException.class, () -> PayaraDomain.parseDryRun("Domain overseer does not exist"));
     }
 
     @Test
     void beforeBootTheListenerIsClosedAndEveryPortIsOnLoopback() throws IOException {
-        String preBoot = Files.readString(node().writePreBoot(CONFIG));
+        String preBoot = Files.readString(node().domain().writePreBoot(CONFIG));
         String listeners = "set configs.config.server-config.network-config.network-listeners.network-listener.";
         assertTrue(preBoot.startsWith("set " + "x.http-listener-1.enabled=false"), preBoot);
         for (String line : List.of(listeners + "http-listener-1.address=127.0.0.1", listeners + "http-listener-1.port=18080",
@@ -77,7 +77,7 @@ class PayaraServerNodeTest {
 
     @Test
     void afterBootResourcesUsersTheEarAndThenTheListener() throws IOException {
-        String postBoot = Files.readString(node().writePostBoot(CONFIG,
+        String postBoot = Files.readString(node().domain().writePostBoot(CONFIG,
                 List.of(new RealmUser("demo", "demo", RealmUser.ALL_ROLES))));
         int resources = postBoot.indexOf("create-system-properties port=18080");
         int user = postBoot.indexOf("create-file-user");

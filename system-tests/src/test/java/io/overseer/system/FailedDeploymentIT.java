@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * An instance that starts while PostgreSQL is unreachable cannot deploy the application (the persistence
  * unit logs in while it deploys), and Payara Micro goes on running without it, answering 404 to everything (its readiness has no application check).
  * The launcher's start must say so at once — the application failed to deploy — rather than wait out its
- * readiness bound, so that its supervisor restarts the instance (seen in the chaos long run, RELIABILITY.md).
+ * readiness bound, so that the launcher's watchdog restarts the instance (seen in the chaos long run, RELIABILITY.md).
  */
 class FailedDeploymentIT {
 

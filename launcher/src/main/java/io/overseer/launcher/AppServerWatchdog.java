@@ -5,17 +5,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Restarts the application server when its process dies while the stack runs: locally, the
- * "infrastructure restarts crashed components" part of the Scheduler Agent Supervisor pattern. Backoff
- * starts at 2 s and doubles to 30 s; it resets once an instance has stayed up for a minute.
+ * Restarts the application server when its process dies while the stack runs, as a service manager would
+ * in production: the "infrastructure restarts crashed components" that the Scheduler Agent Supervisor
+ * pattern assumes. Not the pattern's Supervisor (io.overseer.supervisor, in the application), which
+ * recovers work, not processes. Backoff starts at 2 s and doubles to 30 s; it resets once an instance has
+ * stayed up for a minute.
  *
- * <p>With several instances each has a supervisor of its own: one that dies is restarted alone, and the
+ * <p>With several instances each has a watchdog of its own: one that dies is restarted alone, and the
  * others keep serving meanwhile (its claimed work is theirs once its complete-by passes; see
  * docs/instances.md). The launcher itself stops only on Ctrl-C or SIGTERM, never because an instance died.
  */
-public final class Supervisor {
+public final class AppServerWatchdog {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AppServerWatchdog.class);
     static final Duration INITIAL_BACKOFF = Duration.ofSeconds(2);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     static final Duration STABLE_AFTER = Duration.ofSeconds(60);
@@ -25,10 +27,10 @@ public final class Supervisor {
     private volatile boolean running;
     private volatile int restarts;
 
-    public Supervisor(AppServerNode node) {
+    public AppServerWatchdog(AppServerNode node) {
         this.node = node;
         this.thread = new Thread(this::loop, AppServerNode.DEFAULT_NAME.equals(node.name())
-                ? "overseer-supervisor" : "overseer-supervisor-" + node.name());
+                ? "overseer-watchdog" : "overseer-watchdog-" + node.name());
         this.thread.setDaemon(true);
     }
 

@@ -1,0 +1,115 @@
+package io.overseer.launcher;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node whose component is one child process of the launcher ({@link ManagedProcess}): the broker, the
+ * simulator, every application server. What is the same for all of them lives here: at most one process
+ * at a time, launched under the lock so that a start racing a stop cannot leave a second one behind;
+ * stop() as SIGTERM then SIGKILL after the node's grace; kill9() as a crash; pid() and isAlive() of that
+ * process; its log file. A subclass says how to launch its process ({@link #launch}) and how to wait until
+ * it is ready (its start()), nothing about stopping it.
+ *
+ * <p>start() launches under the lock and waits outside it, so that stop() can interrupt a start that
+ * hangs: a subclass's start() calls {@link #launchOnce()} and then waits on the process it returns.
+ */
+public abstract class ProcessNode implements Node {
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+    private final Path logFile;
+    private final Duration stopGrace;
+    private volatile ManagedProcess process;
+
+    /** {@code stopGrace}: how long stop() waits after SIGTERM before it sends SIGKILL. */
+    protected ProcessNode(Path logFile, Duration stopGrace) {
+        this.logFile = logFile.toAbsolutePath();
+        this.stopGrace = stopGrace;
+    }
+
+    /** How log lines name the node ("Artemis", "Simulator", "Payara Micro payara-2"). */
+    public abstract String label();
+
+    /**
+     * Prepares what the process needs and starts it, not waiting for it; called under the lock with no
+     * process of this node running.
+     */
+    protected abstract ManagedProcess launch() throws IOException;
+
+    /** The running process if there is one, else the one {@link #launch()} starts. */
+    protected final ManagedProcess launchOnce() throws IOException {
+        return launchOnce(this::launch);
+    }
+
+    /** As {@link #launchOnce()}, starting the process with {@code how} (e.g. the broker's restart as it is). */
+    protected final synchronized ManagedProcess launchOnce(Launch how) throws IOException {
+        ManagedProcess p = process;
+        if (p != null && p.isAlive()) {
+            return p;
+        }
+        process = how.launch();
+        return process;
+    }
+
+    /** This node's process, named as the node, its output appended to the node's log file. */
+    protected final ManagedProcess startProcess(List<String> command, Path workDir, Map<String, String> env)
+            throws IOException {
+        return ManagedProcess.start(name(), command, workDir, logFile, env);
+    }
+
+    /** SIGTERM (the component shuts down cleanly), up to the node's grace, then SIGKILL. */
+    @Override
+    public final synchronized void stop() {
+        if (process != null) {
+            process.stop(stopGrace);
+            process = null;
+            log.info("{} stopped", label());
+        }
+    }
+
+    /** SIGKILL to the process and its descendants; the process stays this node's (dead) until stop or start. */
+    @Override
+    public final synchronized void kill9() {
+        if (process != null) {
+            process.kill9();
+        }
+    }
+
+    @Override
+    public final boolean isAlive() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive();
+    }
+
+    @Override
+    public final long pid() {
+        ManagedProcess p = process;
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
+    /** The process last launched, alive or dead, for a watch to wait on; null before start or after stop. */
+    final ManagedProcess process() {
+        return process;
+    }
+
+    /** Where the process's output goes (its whole log, for a test that reports what it saw). */
+    public final Path logFile() {
+        return logFile;
+    }
+
+    /** Milliseconds since {@code t0} (a {@link System#nanoTime()}), for the "ready in N ms" lines. */
+    protected static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** How a process is started; {@link #launch()} is the usual one. */
+    @FunctionalInterface
+    protected interface Launch {
+        ManagedProcess launch() throws IOException;
+    }
+}
