@@ -46,7 +46,7 @@ final class BenchStack implements AutoCloseable {
         List<String> missing = Stream.of(launcherJar, server, application, agentJar)
                 .filter(p -> !Files.exists(p)).map(Path::toString).toList();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("not built (run mvn -B -DskipTests install): missing " + missing);
+            throw new IllegalStateException("not built (run ./mvnw -B -DskipTests install): missing " + missing);
         }
         PortCheck.requireFree(options.allPorts());
         Path stack = StackStaging.stage(runtime, builtStack, runDir.resolve("stack"), application, agentJar);

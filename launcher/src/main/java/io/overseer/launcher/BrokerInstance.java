@@ -170,7 +170,7 @@ final class BrokerInstance {
         Path jar = layout.brokerPolicyJar();
         if (!Files.exists(jar)) {
             throw new IllegalStateException("the broker policy plugin broker.xml names is missing: " + jar
-                    + " (mvn -B -DskipTests install)");
+                    + " (./mvnw -B -DskipTests install)");
         }
         Path lib = Files.createDirectories(dir.resolve("lib"));
         Files.copy(jar, lib.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);

@@ -137,7 +137,7 @@ public final class StackLayout {
         }
     }
 
-    /** Fails with every missing piece listed, so "mvn install first" is obvious rather than a late crash. */
+    /** Fails with every missing piece listed, so "./mvnw install first" is obvious rather than a late crash. */
     public void verify(boolean needPostgresJar, boolean needArtemis) {
         verify(AppRuntime.PAYARA_MICRO, needPostgresJar, needArtemis);
     }
@@ -163,7 +163,7 @@ public final class StackLayout {
         }
         List<String> missing = required.stream().filter(p -> !Files.exists(p)).map(Path::toString).toList();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("stack incomplete in " + dir + " (run 'mvn -B -DskipTests install' from"
+            throw new IllegalStateException("stack incomplete in " + dir + " (run './mvnw -B -DskipTests install' from"
                     + " the repository root, or ./run --rebuild); missing: " + String.join(", ", missing));
         }
     }

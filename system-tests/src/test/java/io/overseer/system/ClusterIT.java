@@ -50,7 +50,7 @@ import org.junit.jupiter.api.function.Executable;
  * servers' start (18–22 s each on a quiet machine, minutes on a busy one). The issue's full run of 10,000
  * orders took 431 s end to end, 12 minutes in all, on the same machine (docs/instances.md):
  * <pre>
- * mvn -B -o -pl launcher,system-tests test-compile failsafe:integration-test@system -Dit.test=ClusterIT \
+ * ./mvnw -B -o -pl launcher,system-tests test-compile failsafe:integration-test@system -Dit.test=ClusterIT \
  *     -Dfailsafe.failIfNoSpecifiedTests=false -Doverseer.cluster.orders=10000
  * </pre>
  * Elapsed time and orders/s are logged, never asserted. Deadlines are set long (complete-by 30 minutes)
