@@ -71,8 +71,11 @@ public final class JpaDatabase implements AutoCloseable {
         return em;
     }
 
-    /** Commits (or, if {@code commit} is false, rolls back) what {@link #begin} began, and closes it. */
+    /** Commits (or, if {@code commit} is false, rolls back) what {@link #begin} began, and closes it; nothing if it is closed. */
     public static void end(EntityManager em, boolean commit) {
+        if (!em.isOpen()) {
+            return; // ended already (a test's finally after its own end)
+        }
         try {
             if (em.getTransaction().isActive()) {
                 if (commit) {
