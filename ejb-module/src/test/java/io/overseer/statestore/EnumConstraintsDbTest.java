@@ -46,6 +46,11 @@ class EnumConstraintsDbTest {
         assertSame(Actor.Kind.class, "order_history", "actor");
     }
 
+    @Test
+    void replyToKindMatchesTheCheckOnTheReplyAddresssDestinationType() throws SQLException {
+        assertSame(io.overseer.notification.ReplyTo.Kind.class, "order_reply_to", "destination_type");
+    }
+
     private static void assertSame(Class<? extends Enum<?>> type, String table, String column) throws SQLException {
         Set<String> inJava = Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
         Set<String> inSql = allowed(table, column);
