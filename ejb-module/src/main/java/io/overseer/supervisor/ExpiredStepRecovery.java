@@ -43,8 +43,6 @@ public class ExpiredStepRecovery {
     @Inject
     WorkflowRegistry workflows;
     @Inject
-    SupervisorSettings settings;
-    @Inject
     DispatchQueue dispatchQueue;
     @Inject
     AlertPublisher alerts;

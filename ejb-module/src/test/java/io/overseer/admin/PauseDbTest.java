@@ -89,7 +89,7 @@ class PauseDbTest {
                     throw new IllegalStateException(e);
                 }
             }, resumer);
-            Thread.sleep(500);
+            MigratedDatabase.awaitLockWaiters(db, 1);
             assertFalse(resumed.isDone(), "the resume waits while a scheduler holds the pause it read");
             // A later scheduler queues behind the waiting resume, rather than overtaking it with a share lock
             // of its own (which PostgreSQL would grant at once): steady claims cannot starve a resume.
@@ -103,7 +103,7 @@ class PauseDbTest {
                     throw new IllegalStateException(e);
                 }
             }, laterScheduler);
-            Thread.sleep(500);
+            MigratedDatabase.awaitLockWaiters(db, 2);
             assertFalse(later.isDone(), "a scheduler that comes after the resume waits for it");
 
             // The scheduler parks the order on the pause it read, then commits.

@@ -3,9 +3,12 @@ package io.overseer.submission;
 import static io.overseer.platform.NativeSql.strings;
 import static io.overseer.platform.NativeSql.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.overseer.platform.JpaDatabase;
 import io.overseer.platform.MigratedDatabase;
 import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
+import jakarta.persistence.EntityManager;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
@@ -14,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The submission-key store on PostgreSQL with the application's migrations, through
  * {@link SubmissionKeys}' own statements: eight retries of one submission racing each other create one
- * order, and the other seven answer with it — what the class comment promises of INSERT … ON CONFLICT.
+ * order, and the other seven answer with it — what the class comment promises of INSERT … ON CONFLICT;
+ * and {@link SubmissionKeys} itself through EclipseLink (its binding, its reading of the winner's row).
  */
 class SubmissionKeysDbTest {
 
@@ -40,12 +47,23 @@ class SubmissionKeysDbTest {
     private static final String FINGERPRINT = "f".repeat(64);
     private static final int RETRIES = 8;
 
+    private static JpaDatabase jpa;
     private DataSource db;
 
     /** How one submission's claim of the key ended. */
     private enum Outcome { CREATED, ROLLED_BACK, ANSWERED_WITH_EARLIER }
 
     private record Claim(String orderId, Outcome outcome, String answeredWith) {
+    }
+
+    @BeforeAll
+    static void unit() {
+        jpa = JpaDatabase.over(DB.getTestDatabase());
+    }
+
+    @AfterAll
+    static void closeUnit() {
+        jpa.close();
     }
 
     @BeforeEach
@@ -79,6 +97,46 @@ class SubmissionKeysDbTest {
         assertEquals(List.of(winner), answers(by.get(Outcome.ANSWERED_WITH_EARLIER)), claims.toString());
         assertEquals(RETRIES - 2, by.get(Outcome.ANSWERED_WITH_EARLIER).size());
         assertEquals(List.of(winner + " " + FINGERPRINT), stored("key-2"));
+    }
+
+    @Test
+    void theKeyStoreItselfTakesAKeyOnceAndAnswersLaterClaimsWithTheOrderAndFingerprintThatTookIt() throws Exception {
+        SubmissionKey key = new SubmissionKey(SCOPE, "key-jpa", FINGERPRINT);
+        assertEquals(Optional.empty(), claimThroughStore(key, "order-jpa-1", true), "taken: the caller creates the order");
+        assertEquals(Optional.of(new SubmissionKeys.Taken("order-jpa-1", FINGERPRINT)),
+                claimThroughStore(key, "order-jpa-2", false), "a retry gets the first order");
+        String otherRequest = "e".repeat(64);
+        assertEquals(Optional.of(new SubmissionKeys.Taken("order-jpa-1", FINGERPRINT)),
+                claimThroughStore(new SubmissionKey(SCOPE, "key-jpa", otherRequest), "order-jpa-3", false),
+                "another request under the key: the stored fingerprint, for the caller to refuse");
+        assertEquals(Optional.empty(), claimThroughStore(new SubmissionKey("jms:bob", "key-jpa", FINGERPRINT), "order-jpa-4", true),
+                "scopes never share keys");
+        assertEquals(List.of("order-jpa-1 " + FINGERPRINT), stored("key-jpa"));
+    }
+
+    @Test
+    void aKeyTakenInATransactionThatRollsBackIsFreeAgain() throws Exception {
+        SubmissionKey key = new SubmissionKey(SCOPE, "key-undone", FINGERPRINT);
+        assertThrows(IllegalStateException.class, () -> jpa.inTransaction(em -> {
+            assertEquals(Optional.empty(), keys(em).claim(key, "order-undone-1", NOW));
+            throw new IllegalStateException("the order's write failed");
+        }));
+        assertEquals(Optional.empty(), claimThroughStore(key, "order-undone-2", true));
+        assertEquals(List.of("order-undone-2 " + FINGERPRINT), stored("key-undone"));
+    }
+
+    @Test
+    void theKeyStoresPurgeDeletesOldKeysABatchAtATime() throws Exception {
+        try (Connection c = db.getConnection()) {
+            for (int i = 0; i < 3; i++) {
+                claimInOwnTransaction(c, "older-" + i, "order-older-" + i, NOW.minusHours(30));
+            }
+            claimInOwnTransaction(c, "newer", "order-newer", NOW.minusHours(1));
+        }
+        assertEquals(2, (int) jpa.inTransaction(em -> keys(em).purge(NOW.minusHours(25), 2)));
+        assertEquals(1, (int) jpa.inTransaction(em -> keys(em).purge(NOW.minusHours(25), 2)));
+        assertEquals(0, (int) jpa.inTransaction(em -> keys(em).purge(NOW.minusHours(25), 2)));
+        assertEquals(List.of("order-newer " + FINGERPRINT), stored("newer"));
     }
 
     @Test
@@ -146,6 +204,25 @@ class SubmissionKeysDbTest {
         List<String> earlier = strings(c, SubmissionKeys.FIND_SQL, SCOPE, key);
         c.commit();
         return new Claim(orderId, Outcome.ANSWERED_WITH_EARLIER, earlier.isEmpty() ? null : earlier.get(0));
+    }
+
+    /** As OrderSubmission does: the key, then (if taken) the order, in one transaction. */
+    private Optional<SubmissionKeys.Taken> claimThroughStore(SubmissionKey key, String orderId, boolean writeOrder)
+            throws Exception {
+        return jpa.inTransaction(em -> {
+            Optional<SubmissionKeys.Taken> taken = keys(em).claim(key, orderId, NOW);
+            if (writeOrder) {
+                em.createNativeQuery("INSERT INTO customer_order (order_id, customer_id, created_at) VALUES (?1, 'c', ?2)")
+                        .setParameter(1, orderId).setParameter(2, NOW).executeUpdate();
+            }
+            return taken;
+        });
+    }
+
+    private static SubmissionKeys keys(EntityManager em) {
+        SubmissionKeys keys = new SubmissionKeys();
+        keys.em = em;
+        return keys;
     }
 
     private void claimInOwnTransaction(Connection c, String key, String orderId, OffsetDateTime at) throws SQLException {

@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -159,26 +160,14 @@ class AdminApiIT extends DeployedWarIT {
 
     /** The gauge is sampled every 15 s: waits for a sample above zero. */
     private double awaitMetric(String name, String... labels) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        double value = 0;
-        while (System.nanoTime() < deadline && value < 1) {
-            value = Metrics.scrape(root).sum(name, labels);
-            sleep();
-        }
-        return value;
+        return Poll.await(WAIT, Duration.ofMillis(200), () -> Metrics.scrape(root).sum(name, labels), value -> value >= 1)
+                .value();
     }
 
     private JsonNode awaitInstances() {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        JsonNode instances = null;
-        while (System.nanoTime() < deadline) {
-            instances = Http.get(api.base().resolve("api/admin/instances"), VIEWER).json();
-            if (instances.get("instances").size() > 0 && !instances.at("/supervisor/holder").isNull()) {
-                return instances;
-            }
-            sleep();
-        }
-        throw new AssertionError("no instance beat within " + WAIT + ": " + instances);
+        return Poll.until("an instance to beat and the supervisor's lease to be held", WAIT, Duration.ofMillis(200),
+                () -> Http.get(api.base().resolve("api/admin/instances"), VIEWER).json(),
+                instances -> instances.get("instances").size() > 0 && !instances.at("/supervisor/holder").isNull());
     }
 
     private Http.Reply admin(String path, String json) {
@@ -186,16 +175,8 @@ class AdminApiIT extends DeployedWarIT {
     }
 
     private JsonNode awaitDetail(String orderId, java.util.function.Predicate<JsonNode> until) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        JsonNode detail = null;
-        while (System.nanoTime() < deadline) {
-            detail = Http.get(api.base().resolve("api/admin/orders/" + orderId), VIEWER).json();
-            if (until.test(detail)) {
-                return detail;
-            }
-            sleep();
-        }
-        throw new AssertionError("order " + orderId + " never got there: " + detail);
+        return Poll.until("order " + orderId + " to get there", WAIT, Duration.ofMillis(200),
+                () -> Http.get(api.base().resolve("api/admin/orders/" + orderId), VIEWER).json(), until);
     }
 
     private static JsonNode find(JsonNode array, String field, String value) {
@@ -205,14 +186,5 @@ class AdminApiIT extends DeployedWarIT {
             }
         }
         return null;
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

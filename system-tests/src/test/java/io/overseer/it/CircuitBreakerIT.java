@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -147,15 +148,11 @@ class CircuitBreakerIT {
     }
 
     private Metrics await(Duration timeout, String what, Predicate<Metrics> condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Metrics last = null;
-        while (System.nanoTime() < deadline) {
-            last = Metrics.scrape(root);
-            if (condition.test(last)) {
-                return last;
-            }
-            sleep(200);
+        Poll.Reading<Metrics> reading = Poll.await(timeout, Duration.ofMillis(200), () -> Metrics.scrape(root), condition);
+        if (reading.met()) {
+            return reading.value();
         }
+        Metrics last = reading.value();
         dump("timeout", last);
         return fail("Waited " + timeout + " for " + what + "; orders: " + TestStack.statesSummary()
                 + "; last scrape:\n" + (last == null ? "none" : last.text()));
@@ -170,15 +167,6 @@ class CircuitBreakerIT {
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.support.Poll;
 import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -120,11 +121,8 @@ class IdempotencyIT extends DeployedWarIT {
             insert.executeUpdate();
         }
         // The purge runs once a minute on whichever instance holds its lease.
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (keyCount(key) > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(1000);
-        }
-        assertEquals(0, keyCount(key), "a key three days old is forgotten");
+        Poll.until("a key three days old to be forgotten", Duration.ofSeconds(90), Duration.ofSeconds(1),
+                () -> keyCount(key), count -> count == 0);
     }
 
     private static Http.Reply submit(OrdersApi as, String key, String body) {

@@ -2,12 +2,17 @@ package io.overseer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Deployments;
+import io.overseer.support.Http;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.OrdersApi;
+import io.overseer.support.Poll;
 import io.overseer.support.StompClient;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
+import java.net.URI;
+import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +25,7 @@ import java.util.concurrent.Future;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,8 +38,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 class JmsDuplicatesIT {
 
     static final int COPIES = 8;
-    /** How long after the first order appears a duplicate would have made a second one. */
-    static final Duration SETTLE = Duration.ofSeconds(4);
+    private static final Http.Credentials VIEWER = TestStack.credentials(TestStack.VIEWER);
+
+    @ArquillianResource
+    URL base;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -166,9 +174,24 @@ class JmsDuplicatesIT {
         }
     }
 
-    static void assertOneOrderOf(String customer) throws InterruptedException {
+    /**
+     * One order of the customer once every copy sent has been consumed: the order queue holds no message
+     * to deliver or in delivery (only scheduled ones, such as delayed dispatch hints), so a duplicate would
+     * have made its second order by then. The queue is read through the admin API (Artemis management).
+     */
+    void assertOneOrderOf(String customer) {
         TestStack.awaitOrderOf(customer, Duration.ofSeconds(30));
-        Thread.sleep(SETTLE.toMillis());
+        Poll.until("every copy on the order queue to be consumed", Duration.ofSeconds(30), Duration.ofMillis(200),
+                this::orderQueue, queue -> queue.get("messageCount").asLong() - queue.get("scheduledCount").asLong() <= 0);
         assertEquals(1, TestStack.scalar("SELECT count(*) FROM customer_order WHERE customer_id = ?", customer), customer);
+    }
+
+    private JsonNode orderQueue() {
+        for (JsonNode queue : Http.get(URI.create(base.toString()).resolve("api/admin/queues"), VIEWER).json()) {
+            if (queue.get("name").asText().equals("orders")) {
+                return queue;
+            }
+        }
+        throw new AssertionError("no order queue among the queues");
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,19 +69,8 @@ class OperatorIT extends DeployedWarIT {
     }
 
     private void awaitStep(String orderId, int step, String state) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (api.get(orderId).get("steps").get(step).get("state").asText().equals(state)) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("step " + step + " of " + orderId + " never " + state + ": " + api.get(orderId));
+        Poll.until("step " + step + " of " + orderId + " to be " + state, WAIT, Duration.ofMillis(100),
+                () -> api.get(orderId), order -> order.get("steps").get(step).get("state").asText().equals(state));
     }
 
     private static JsonNode find(JsonNode history, String actor) {

@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,22 +92,7 @@ class OrderFlowIT extends DeployedWarIT {
     }
 
     private void awaitFailureCount(String orderId, int atLeast) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (api.get(orderId).get("failureCount").asInt() >= atLeast) {
-                return;
-            }
-            sleep(200);
-        }
-        throw new AssertionError("failureCount of " + orderId + " never reached " + atLeast + ": " + api.get(orderId));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Poll.until("failureCount of " + orderId + " to reach " + atLeast, WAIT, Duration.ofMillis(200),
+                () -> api.get(orderId), order -> order.get("failureCount").asInt() >= atLeast);
     }
 }

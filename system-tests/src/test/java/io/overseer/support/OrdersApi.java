@@ -1,7 +1,6 @@
 package io.overseer.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -115,24 +114,7 @@ public final class OrdersApi {
 
     /** Polls until the order is in one of the states, failing with its last snapshot after the timeout. */
     public JsonNode awaitState(String orderId, Duration timeout, String... states) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(orderId);
-            if (Set.of(states).contains(last.get("processState").asText())) {
-                return last;
-            }
-            sleep(200);
-        }
-        return fail("Order " + orderId + " not in " + Set.of(states) + " after " + timeout + ": " + last);
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Poll.until("order " + orderId + " to be in " + Set.of(states), timeout, Duration.ofMillis(200),
+                () -> get(orderId), order -> Set.of(states).contains(order.get("processState").asText()));
     }
 }

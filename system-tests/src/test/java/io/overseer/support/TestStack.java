@@ -319,25 +319,20 @@ public final class TestStack implements LauncherSessionListener {
 
     /** Waits until an order of this customer exists and returns its id. */
     public static String awaitOrderOf(String customerId, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try (Connection c = db(); PreparedStatement s = c.prepareStatement(
-                    "SELECT order_id FROM customer_order WHERE customer_id = ?")) {
-                s.setString(1, customerId);
-                try (ResultSet r = s.executeQuery()) {
-                    if (r.next()) {
-                        return r.getString(1);
-                    }
-                }
-                Thread.sleep(200);
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+        return Poll.until("an order of customer " + customerId, timeout, Duration.ofMillis(200),
+                () -> orderOf(customerId), java.util.Optional::isPresent).orElseThrow();
+    }
+
+    private static java.util.Optional<String> orderOf(String customerId) {
+        try (Connection c = db(); PreparedStatement s = c.prepareStatement(
+                "SELECT order_id FROM customer_order WHERE customer_id = ?")) {
+            s.setString(1, customerId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? java.util.Optional.of(r.getString(1)) : java.util.Optional.empty();
             }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
-        throw new AssertionError("No order of customer " + customerId + " after " + timeout);
     }
 
     /** Order counts by process state, for failure messages. */

@@ -251,13 +251,8 @@ class CrashRecoveryIT {
     }
 
     private static void awaitCount(String sql, String parameter, long count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (TestStack.scalar(sql, parameter) < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Only " + TestStack.scalar(sql, parameter) + " of " + count + ": " + sql);
-            }
-            Thread.sleep(100);
-        }
+        Poll.until(count + " of: " + sql, Duration.ofSeconds(60), Duration.ofMillis(100),
+                () -> TestStack.scalar(sql, parameter), found -> found >= count);
     }
 
     /**
@@ -369,13 +364,7 @@ class CrashRecoveryIT {
 
     private static void awaitProcessedAtLeast(String customerPrefix, long count, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (processedCount(customerPrefix) < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Only " + processedCount(customerPrefix) + " of " + count + " Processed after "
-                        + timeout + "; by state: " + TestStack.statesSummary());
-            }
-            Thread.sleep(50);
-        }
+        Poll.until(count + " orders of " + customerPrefix + "* Processed", timeout, Duration.ofMillis(50),
+                () -> processedCount(customerPrefix), processed -> processed >= count);
     }
 }

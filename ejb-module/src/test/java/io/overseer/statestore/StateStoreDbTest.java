@@ -1,0 +1,372 @@
+package io.overseer.statestore;
+
+import static io.overseer.platform.NativeSql.strings;
+import static io.overseer.platform.NativeSql.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+import io.overseer.platform.JpaDatabase;
+import io.overseer.platform.MigratedDatabase;
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.StepDefinition.OnExhausted;
+import io.overseer.workflow.WorkflowDefinition;
+import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
+import jakarta.enterprise.event.Event;
+import jakarta.persistence.EntityManager;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.mockito.ArgumentCaptor;
+
+/**
+ * {@link StateStore}'s own code — JPQL, native queries with EclipseLink's binding, pessimistic and
+ * SKIP LOCKED locks, the entity writes of a claim — on PostgreSQL with the migrations, through the
+ * application's persistence unit. The races of the claim's statements at scale are {@link ClaimDbTest}'s;
+ * here every method of the store runs at least once as the product calls it.
+ */
+class StateStoreDbTest {
+
+    @RegisterExtension
+    static final PreparedDbExtension DB = MigratedDatabase.extension();
+
+    private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 24, 10, 0, 0, 0, ZoneOffset.UTC);
+    private static final Duration COMPLETE_BY = Duration.ofSeconds(30);
+    private static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    private static final WorkflowDefinition ORDER = new WorkflowDefinition("order", List.of(
+            new StepDefinition("reserve", "reserve-inventory", "release-inventory", COMPLETE_BY, 2, null, null,
+                    OnExhausted.COMPENSATE, HEARTBEAT),
+            new StepDefinition("charge", "charge-payment", "refund-payment", COMPLETE_BY, 2, null, null,
+                    OnExhausted.COMPENSATE)));
+    private static final Actor SUBMISSION = Actor.of(Actor.Kind.submission, "node-a");
+    private static final Actor SCHEDULER = Actor.of(Actor.Kind.scheduler, "node-a");
+
+    private static JpaDatabase jpa;
+    private DataSource db;
+    private Event<OrderTransitions> transitions;
+    private final ExecutorService other = Executors.newSingleThreadExecutor();
+
+    @BeforeAll
+    static void unit() {
+        jpa = JpaDatabase.over(DB.getTestDatabase());
+    }
+
+    @AfterAll
+    static void closeUnit() {
+        jpa.close();
+    }
+
+    @BeforeEach
+    @SuppressWarnings("unchecked")
+    void emptyStore() throws SQLException {
+        db = DB.getTestDatabase();
+        transitions = mock(Event.class);
+        try (Connection c = db.getConnection()) {
+            update(c, "TRUNCATE customer_order, dispatch_pause, flow_limit CASCADE");
+            // as WorkflowVersions records each definition the application starts with (order_state's foreign key)
+            update(c, "INSERT INTO workflow_version (workflow, version, definition, first_seen) VALUES (?1, ?2, ?3, ?4)"
+                    + " ON CONFLICT DO NOTHING", ORDER.name(), ORDER.version(), ORDER.canonicalJson(), T0);
+        }
+    }
+
+    @AfterEach
+    void stopOther() {
+        other.shutdownNow();
+    }
+
+    @Test
+    void aCreatedOrderReadsBackWithItsLinesStepsAndHistoryAndItsCreationIsAnnounced() throws Exception {
+        submit("o-1", T0, new OrderLine("sku-b", 2), new OrderLine("sku-a", 1));
+        submit("o-2", T0);
+
+        OrderState state = inStore(store -> store.read("o-1")).orElseThrow();
+        assertEquals(ProcessState.Pending, state.processState());
+        assertEquals(List.of("reserve:NotStarted", "charge:NotStarted"),
+                state.steps().stream().map(step -> step.name() + ":" + step.state()).toList());
+        assertEquals(List.of("sku-b x2", "sku-a x1"), lines(inStore(store -> store.order("o-1")).orElseThrow().lines()),
+                "lines in their order");
+        assertEquals(Optional.empty(), inStore(store -> store.read("nobody")));
+
+        Map<String, OrderContent> contents = inStore(store -> store.contents(List.of("o-2", "o-1", "nobody")));
+        assertEquals(List.of("o-1", "o-2"), List.copyOf(contents.keySet()), "known orders only, by id");
+        assertEquals("customer-o-1", contents.get("o-1").customerId());
+        assertEquals(List.of("sku-b x2", "sku-a x1"), lines(contents.get("o-1").lines()));
+        assertEquals(List.of(), contents.get("o-2").lines(), "an order without lines has none, not null");
+
+        assertEquals(List.of("Pending"), inStore(store -> store.history("o-1")).stream().map(HistoryEntry::toState).toList());
+        ArgumentCaptor<OrderTransitions> fired = ArgumentCaptor.forClass(OrderTransitions.class);
+        verify(transitions, times(2)).fire(fired.capture());
+        assertEquals(List.of("o-1:Pending:1", "o-2:Pending:1"), fired.getAllValues().stream()
+                .map(t -> t.orderId() + ":" + t.processState() + ":" + t.entries().size()).toList());
+    }
+
+    @Test
+    void historySinceReadsTheEntriesOfManyOrdersAfterASeqOldestFirstPerOrder() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        submit("o-3", T0);
+        claim(List.of("o-1", "o-2"), T0.plusSeconds(1));
+
+        List<HistoryEntry> since = inStore(store -> store.historySince(List.of("o-2", "o-1"), 1));
+        assertFalse(since.isEmpty());
+        assertTrue(since.stream().allMatch(entry -> entry.seq() > 1), "the creation entries (seq 1) are not read");
+        List<String> orders = since.stream().map(HistoryEntry::orderId).distinct().toList();
+        assertEquals(List.of("o-1", "o-2"), orders, "by order, o-3 not at all");
+        List<HistoryEntry> ofOne = since.stream().filter(entry -> entry.orderId().equals("o-1")).toList();
+        for (int i = 1; i < ofOne.size(); i++) {
+            assertTrue(ofOne.get(i - 1).seq() < ofOne.get(i).seq(), "oldest first");
+        }
+        assertEquals(inStore(store -> store.history("o-1")).subList(1, ofOne.size() + 1).stream().map(HistoryEntry::seq).toList(),
+                ofOne.stream().map(HistoryEntry::seq).toList());
+    }
+
+    @Test
+    void aLockedRecordMakesASecondLockWaitUntilTheFirstTransactionEnds() throws Exception {
+        submit("o-1", T0);
+        assertEquals(Optional.empty(), inStore(store -> store.lock("nobody")));
+
+        EntityManager first = jpa.begin();
+        try {
+            assertTrue(store(first).lock("o-1").isPresent());
+            CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return inStore(store -> store.lock("o-1").orElseThrow().processState().name());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, other);
+            MigratedDatabase.awaitLockWaiters(db, 1);
+            assertFalse(second.isDone(), "the second lock waits for the first transaction");
+            JpaDatabase.end(first, true);
+            assertEquals("Pending", second.get(10, TimeUnit.SECONDS));
+        } finally {
+            JpaDatabase.end(first, false);
+        }
+    }
+
+    @Test
+    void lockClaimableSkipsRowsAnotherTransactionHoldsAndAClaimThroughItIsStored() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        submit("o-3", T0, T0.plusMinutes(5));
+        assertEquals(List.of(), inStore(store -> store.lockClaimable(List.of(), T0)));
+
+        EntityManager holder = jpa.begin();
+        try {
+            assertEquals(List.of("o-1"), ids(store(holder).lockClaimable(List.of("o-1"), T0.plusSeconds(1))));
+            List<OrderState> claimable = inStore(store -> {
+                store.em.createNativeQuery("SET LOCAL lock_timeout = '5s'").executeUpdate(); // a wait fails, not hangs
+                return store.lockClaimable(List.of("o-1", "o-2", "o-3"), T0.plusSeconds(1));
+            });
+            assertEquals(List.of("o-2"), ids(claimable), "o-1 held: skipped; o-3 not due");
+            assertEquals(2, claimable.get(0).steps().size(), "loaded with its steps");
+        } finally {
+            JpaDatabase.end(holder, false);
+        }
+
+        List<Attempt> attempts = claim(List.of("o-2"), T0.plusSeconds(2));
+        assertEquals(1, attempts.size());
+        try (Connection c = db.getConnection()) {
+            assertEquals(List.of("Processing:node-a:1:" + attempts.get(0).epoch()), strings(c,
+                    "SELECT process_state || ':' || locked_by || ':' || epoch || ':' || (SELECT epoch FROM step_state"
+                            + " WHERE order_id = ?1 AND seq = 0) FROM order_state WHERE order_id = ?1", "o-2"));
+        }
+        assertEquals(List.of(), ids(inStore(store -> store.lockClaimable(List.of("o-2"), T0.plusSeconds(3)))),
+                "claimed: no longer claimable");
+        assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(COMPLETE_BY).plusSeconds(1), 10)));
+        assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(HEARTBEAT).plusSeconds(1), 10)),
+                "a missed heartbeat expires it before its complete-by");
+        assertEquals(List.of(), inStore(store -> store.expired(T0.plusSeconds(3), 10)));
+        assertEquals(List.of("o-1"), inStore(store -> store.stranded(T0.plusSeconds(1), T0.plusSeconds(10), 10)));
+        assertEquals(List.of("o-3"), inStore(store -> store.due(T0.plusMinutes(5), 10)));
+        assertEquals(List.of(), inStore(store -> store.due(T0.plusMinutes(4), 10)));
+    }
+
+    @Test
+    void lockAllLocksAndReturnsOnlyTheRecordsAnAttemptRunsOn() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        claim(List.of("o-1"), T0);
+        assertEquals(List.of(), inStore(store -> store.lockAll(List.of())));
+
+        EntityManager holder = jpa.begin();
+        try {
+            List<OrderState> locked = store(holder).lockAll(List.of("o-2", "o-1", "nobody"));
+            assertEquals(List.of("o-1"), ids(locked));
+            assertEquals(List.of("o-2"), ids(inStore(store -> store.lockClaimable(List.of("o-1", "o-2"), T0))),
+                    "the unclaimed record was not locked: its claim is not held up");
+            CompletableFuture<List<OrderState>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return inStore(store -> store.lockAll(List.of("o-1")));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, other);
+            MigratedDatabase.awaitLockWaiters(db, 1);
+            assertFalse(waiting.isDone(), "a second batch of replies waits for the locked record");
+            JpaDatabase.end(holder, true);
+            assertEquals(List.of("o-1"), ids(waiting.get(10, TimeUnit.SECONDS)));
+        } finally {
+            JpaDatabase.end(holder, false);
+        }
+    }
+
+    @Test
+    void aHeartbeatMovesTheRunningAttemptsDeadlineAndTheSummaryButAStaleAttemptsChangesNothing() throws Exception {
+        submit("o-1", T0);
+        Attempt attempt = claim(List.of("o-1"), T0).get(0);
+        OffsetDateTime next = T0.plusSeconds(4).plus(HEARTBEAT);
+
+        assertTrue(this.<Boolean>inStore(store -> store.heartbeat("o-1", 0, attempt.epoch(), next)));
+        assertEquals(List.of(next + "|" + next), heartbeats("o-1"));
+
+        assertFalse(this.<Boolean>inStore(store -> store.heartbeat("o-1", 0, attempt.epoch() + 1, next.plusSeconds(9))), "another epoch");
+        assertFalse(this.<Boolean>inStore(store -> store.heartbeat("o-1", 1, attempt.epoch(), next.plusSeconds(9))), "a step not running");
+        assertFalse(this.<Boolean>inStore(store -> store.heartbeat("nobody", 0, 1, next.plusSeconds(9))));
+        assertEquals(List.of(next + "|" + next), heartbeats("o-1"), "unchanged");
+    }
+
+    @Test
+    void aPauseIsReadByTheStoreParksAClaimAndAResumeUnparksOnlyItsOperation() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        submit("o-3", T0);
+        assertEquals(PausedDispatch.NONE, inStore(StateStore::pausedDispatch));
+        try (Connection c = db.getConnection()) {
+            update(c, "INSERT INTO dispatch_pause (scope, paused_by, reason, paused_at) VALUES ('reserve-inventory', 'ops',"
+                    + " 'maintenance', ?1)", T0);
+        }
+        assertEquals(new PausedDispatch(java.util.Set.of("reserve-inventory")), inStore(StateStore::pausedDispatch));
+
+        claim(List.of("o-1", "o-2"), T0.plusSeconds(1));
+        assertNull(inStore(store -> store.read("o-3")).orElseThrow().pausedOn());
+        assertEquals("reserve-inventory", inStore(store -> store.read("o-1")).orElseThrow().pausedOn(), "parked, not started");
+        try (Connection c = db.getConnection()) {
+            update(c, "UPDATE order_state SET paused_on = 'charge-payment' WHERE order_id = 'o-3'");
+        }
+
+        assertEquals(List.of(), inStore(store -> store.unpark("refund-payment", T0.plusSeconds(2))));
+        assertEquals(List.of("o-1", "o-2"), sorted(inStore(store -> store.unpark("reserve-inventory", T0.plusSeconds(2)))));
+        assertEquals(T0.plusSeconds(2).toInstant(), inStore(store -> store.read("o-1")).orElseThrow().updatedAt().toInstant(),
+                "touched, so that the stranded-order poller finds it if the announcement is lost");
+        assertEquals(List.of("o-3"), inStore(store -> store.unpark(PausedDispatch.ALL, T0.plusSeconds(3))));
+    }
+
+    @Test
+    void flowAndCallWindowsAreReadUnderTheirRowAndSavedAndTheGaugesCount() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        submit("o-3", T0);
+        try (Connection c = db.getConnection()) {
+            update(c, "UPDATE step_state SET running_operation = 'charge-payment' WHERE order_id IN ('o-1', 'o-2') AND seq = 1");
+            update(c, "UPDATE order_state SET throttled_on = 'charge-payment', not_before = ?1 WHERE order_id = 'o-3'",
+                    T0.plusMinutes(1));
+        }
+
+        assertEquals(new StateStore.FlowWindow(null, 0, 2), inStore(store -> store.lockFlowWindow("charge-payment")),
+                "a new row: no window yet");
+        inStore(store -> {
+            store.saveFlowWindow("charge-payment", T0, 3);
+            return null;
+        });
+        assertEquals(new StateStore.FlowWindow(T0, 3, 2), inStore(store -> store.lockFlowWindow("charge-payment")));
+
+        assertEquals(new StateStore.FlowWindow(null, 0, 0), inStore(store -> store.lockCallWindow("charge-payment")),
+                "the calls' window is the row's other pair");
+        inStore(store -> {
+            store.saveCallWindow("charge-payment", T0.plusSeconds(1), 7);
+            return null;
+        });
+        assertEquals(new StateStore.FlowWindow(T0.plusSeconds(1), 7, 0), inStore(store -> store.lockCallWindow("charge-payment")));
+        assertEquals(new StateStore.FlowWindow(T0, 3, 2), inStore(store -> store.lockFlowWindow("charge-payment")),
+                "and leaves the admissions' window alone");
+
+        assertEquals(2L, (long) inStore(store -> store.runningOf("charge-payment")));
+        assertEquals(1L, (long) inStore(store -> store.throttledCount("charge-payment")));
+        assertEquals(0L, (long) inStore(store -> store.throttledCount("reserve-inventory")));
+        assertEquals(List.of("o-3"), inStore(store -> store.releaseThrottled("charge-payment", 5)));
+        assertEquals(List.of(), inStore(store -> store.releaseThrottled("charge-payment", 5)), "released already");
+    }
+
+    // --- the product's way in: a store over an entity manager, in a transaction as the container gives it
+
+    private StateStore store(EntityManager em) {
+        StateStore store = new StateStore();
+        store.em = em;
+        store.transitions = transitions;
+        return store;
+    }
+
+    private <T> T inStore(Function<StateStore, T> work) throws Exception {
+        return jpa.inTransaction(em -> work.apply(store(em)));
+    }
+
+    private void submit(String orderId, OffsetDateTime at, OrderLine... lines) throws Exception {
+        submit(orderId, at, null, lines);
+    }
+
+    private void submit(String orderId, OffsetDateTime at, OffsetDateTime notBefore, OrderLine... lines) throws Exception {
+        inStore(store -> {
+            store.create(new CustomerOrder(orderId, "customer-" + orderId, List.of(lines), at),
+                    OrderState.pending(orderId, ORDER, at, SUBMISSION, notBefore));
+            return null;
+        });
+    }
+
+    /** As the scheduler claims: lock what is claimable, claim each under the pauses read, store the history. */
+    private List<Attempt> claim(List<String> orderIds, OffsetDateTime now) throws Exception {
+        return inStore(store -> {
+            PausedDispatch paused = store.pausedDispatch();
+            List<Attempt> attempts = new ArrayList<>();
+            for (OrderState state : store.lockClaimable(orderIds, now)) {
+                attempts.addAll(state.claim("node-a", now, ORDER, SCHEDULER, "claimed", paused));
+                store.saveHistory(state);
+            }
+            return attempts;
+        });
+    }
+
+    private List<String> heartbeats(String orderId) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            update(c, "SET TIME ZONE 'UTC'");
+            return strings(c, "SELECT to_char(s.heartbeat_by AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') || '|'"
+                    + " || to_char(o.heartbeat_by AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+                    + " FROM step_state s JOIN order_state o ON o.order_id = s.order_id WHERE s.order_id = ?1 AND s.seq = 0",
+                    orderId);
+        }
+    }
+
+    private static List<String> ids(List<OrderState> states) {
+        return states.stream().map(OrderState::orderId).sorted().toList();
+    }
+
+    private static List<String> lines(List<OrderLine> lines) {
+        return lines.stream().map(line -> line.sku() + " x" + line.quantity()).toList();
+    }
+
+    private static List<String> sorted(List<String> ids) {
+        return ids.stream().sorted().toList();
+    }
+}
