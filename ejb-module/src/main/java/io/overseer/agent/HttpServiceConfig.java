@@ -144,7 +144,7 @@ public final class HttpServiceConfig {
         throw new AgentConfigurationException(message);
     }
 
-    /** A circuit breaker's settings: see README, "Agents". */
+    /** A circuit breaker's settings: see docs/agents.md and docs/configuration.md. */
     public record CircuitSettings(boolean enabled, int window, int minimumCalls, double failureRatio,
             Duration openFor, int halfOpenCalls) {
     }

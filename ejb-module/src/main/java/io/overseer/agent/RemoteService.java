@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * A remote service the agents call: the extension point for adding an agent of your own. Write one
  * {@code @ApplicationScoped} class implementing this interface, package it with the application (in
- * the WAR's {@code WEB-INF/lib} or {@code WEB-INF/classes}, or the EAR's {@code lib/}), and every step
+ * the WAR's {@code WEB-INF/lib} or {@code WEB-INF/classes}; in the EAR, inside its EJB module — a jar in
+ * the EAR's {@code lib/} cannot see this interface), and every step
  * whose operation it {@linkplain #performs performs} is sent to it. Everything around the call is the
  * agent's, not yours: the deadline (the {@code timeout} you get is what is left of the attempt's
  * complete-by), the fencing check before each call, retries with backoff, the circuit breaker (one

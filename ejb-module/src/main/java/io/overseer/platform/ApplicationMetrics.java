@@ -20,7 +20,7 @@ import jakarta.enterprise.inject.Produces;
  * <p>Micrometer is bundled with the application rather than taken from the server: Payara offers
  * MicroProfile Metrics and no Micrometer, WildFly 39 offers Micrometer (exported by OTLP or on its
  * management port) and no MicroProfile Metrics. Owning the registry gives every runtime the same names,
- * the same path and the same scrape (README, "Metrics"). The server's own metrics stay where each
+ * the same path and the same scrape (docs/operations.md, "Metrics"). The server's own metrics stay where each
  * server publishes them.
  */
 @ApplicationScoped

@@ -155,7 +155,7 @@ final class OptionParser {
         AppRuntime runtime = runtime(v);
         int instances = instances(v);
         if (instances > 1 && runtime != AppRuntime.PAYARA_MICRO) {
-            // Each domain would need a port block of its own and its own admin port: not built (README).
+            // Each domain would need a port block of its own and its own admin port: not built (docs/operations.md).
             throw new UsageException(Opt.INSTANCES.flag + " " + instances + " needs --runtime payara-micro; "
                     + runtime.id() + " runs one instance");
         }
@@ -198,8 +198,7 @@ final class OptionParser {
                     + ", got: " + s);
         }
         if (!runtime.implemented()) {
-            throw new UsageException(Opt.RUNTIME.flag + " " + runtime.id() + " is not implemented yet (issue 11):"
-                    + " use payara-micro or payara-server");
+            throw new UsageException(Opt.RUNTIME.flag + " " + runtime.id() + " is not implemented in this build");
         }
         return runtime;
     }

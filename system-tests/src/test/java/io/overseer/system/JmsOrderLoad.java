@@ -26,7 +26,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * A legacy client on the JMS order queue, as README's "Submitting over JMS" describes it: one thread,
+ * A legacy client on the JMS order queue, as docs/jms.md describes it: one thread,
  * {@code ratePerSecond} orders, each with an {@code idempotencyKey} and a duplicate id equal to its customer id.
  * A send that fails (a failover under way: "may have been successful") is sent again, the same message on a
  * new connection, until the broker takes it: the key makes the resend harmless, so each customer must end

@@ -14,7 +14,7 @@ import java.time.Duration;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * A coded agent, as a user writes one (the README's example): the workflow operation "screen-order" is
+ * A coded agent, as a user writes one (docs/agents.md links it as the example): the workflow operation "screen-order" is
  * the screening service's "fraud-screening" call, whose 422 means the order is rejected for good. The
  * screening service is played by the simulator.
  */
