@@ -3,6 +3,7 @@ package io.overseer.submission;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.OrderQueueMessage;
 import io.overseer.notification.ReplyTo;
+import io.overseer.platform.Utf8;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
@@ -12,10 +13,7 @@ import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
@@ -122,10 +120,7 @@ public final class OrderMessages {
         byte[] bytes = new byte[(int) length];
         message.readBytes(bytes);
         try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return Utf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new InvalidOrderException("order body is not UTF-8 text");
         }

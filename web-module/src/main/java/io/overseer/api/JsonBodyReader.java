@@ -1,5 +1,6 @@
 package io.overseer.api;
 
+import io.overseer.platform.Utf8;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -13,9 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -77,10 +76,7 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
 
     private static String utf8(byte[] bytes) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return Utf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new InvalidRequestException("The body is not UTF-8");
         }
