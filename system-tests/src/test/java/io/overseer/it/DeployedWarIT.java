@@ -12,6 +12,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * outside (its root URL, the orders API as the test stack's client user), and the simulator with no
  * fault injected when each test starts or ends. Tests that change the deployment declare their own.
  * Not a test itself: failsafe runs *IT classes, and this one is abstract.
+ *
+ * <p>The stack under the WAR — PostgreSQL, Artemis and the simulator — is {@link TestStack}'s, started once
+ * per test run before any class (and before Arquillian starts Payara Micro, whose datasource and adapter
+ * point at it); {@link #theStackIsUp} says so, and fails plainly if it is not.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -32,6 +37,11 @@ abstract class DeployedWarIT {
     URI root;
     OrdersApi api;
     final SimulatorApi simulator = TestStack.simulator();
+
+    @BeforeAll
+    static void theStackIsUp() {
+        TestStack.requireStarted();
+    }
 
     @Deployment(testable = false)
     static WebArchive deployment() {

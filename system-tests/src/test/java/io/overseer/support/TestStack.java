@@ -268,6 +268,18 @@ public final class TestStack implements LauncherSessionListener {
         return workDir;
     }
 
+    /**
+     * Fails saying why when the stack is not up. It starts once per test run, before any test class and
+     * before Arquillian starts Payara Micro: this class is a JUnit {@code LauncherSessionListener}
+     * (registered in {@code META-INF/services}), active when failsafe sets {@code overseer.stack.dir}.
+     */
+    public static void requireStarted() {
+        if (postgres == null || broker == null || simulator == null) {
+            throw new IllegalStateException("The test stack (PostgreSQL, Artemis, the simulator) is not running: it starts"
+                    + " when the tests run under system-tests' failsafe executions, which set overseer.stack.dir");
+        }
+    }
+
     public static String stackFile(String name) {
         return Path.of(System.getProperty("overseer.stack.dir")).resolve(name).toString();
     }
