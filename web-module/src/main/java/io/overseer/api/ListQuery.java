@@ -4,11 +4,8 @@ import io.overseer.statestore.ProcessState;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -40,37 +37,12 @@ record ListQuery(ProcessState state, int limit, Cursor after) {
     }
 
     static ListQuery of(String state, String limit, String after) {
-        List<Problem.FieldError> errors = new ArrayList<>();
-        ProcessState parsedState = state == null ? null : parse(() -> ProcessState.valueOf(state), errors, "state",
+        QueryParameters query = new QueryParameters();
+        ProcessState parsedState = query.optional("state", state, ProcessState::valueOf,
                 "must be one of " + Arrays.stream(ProcessState.values()).map(Enum::name).collect(Collectors.joining(", ")));
-        Integer parsedLimit = limit == null ? Integer.valueOf(DEFAULT_LIMIT) : parse(() -> inRange(limit), errors, "limit",
-                "must be an integer from 1 to " + MAX_LIMIT);
-        Cursor cursor = after == null ? null : parse(() -> Cursor.decode(after), errors, "after",
-                "must be the cursor of a previous page's next link");
-        if (!errors.isEmpty()) {
-            throw new InvalidRequestException("The query is not valid", errors);
-        }
+        Integer parsedLimit = query.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        Cursor cursor = query.optional("after", after, Cursor::decode, "must be the cursor of a previous page's next link");
+        query.validate();
         return new ListQuery(parsedState, parsedLimit, cursor);
-    }
-
-    private static int inRange(String limit) {
-        int value = Integer.parseInt(limit);
-        if (value < 1 || value > MAX_LIMIT) {
-            throw new IllegalArgumentException("out of range");
-        }
-        return value;
-    }
-
-    private interface Parser<T> {
-        T parse();
-    }
-
-    private static <T> T parse(Parser<T> parser, List<Problem.FieldError> errors, String field, String message) {
-        try {
-            return parser.parse();
-        } catch (IllegalArgumentException | DateTimeParseException e) { // NumberFormatException is one too
-            errors.add(new Problem.FieldError(field, message));
-            return null;
-        }
     }
 }
