@@ -129,7 +129,8 @@ public class AdminOrdersResource {
     @APIResponse(responseCode = "409", ref = "Conflict")
     public AdminQueries.Detail resubmit(@PathParam("orderId") String orderId,
                                         @NotNull @Valid OperatorResource.Action action) {
-        return after(orderId, actions.resubmit(orderId, operator(), action.reason()));
+        return OperatorResource.orderAfter(actions.resubmit(orderId, operator(), action.reason()),
+                () -> queries.detail(orderId));
     }
 
     @POST
@@ -144,14 +145,8 @@ public class AdminOrdersResource {
     @APIResponse(responseCode = "409", ref = "Conflict")
     public AdminQueries.Detail cancel(@PathParam("orderId") String orderId,
                                       @NotNull @Valid OperatorResource.Action action) {
-        return after(orderId, actions.cancel(orderId, operator(), action.reason()));
-    }
-
-    private AdminQueries.Detail after(String orderId, boolean exists) {
-        if (!exists) {
-            throw new NotFoundException("No such order");
-        }
-        return queries.detail(orderId).orElseThrow();
+        return OperatorResource.orderAfter(actions.cancel(orderId, operator(), action.reason()),
+                () -> queries.detail(orderId));
     }
 
     private String operator() {
