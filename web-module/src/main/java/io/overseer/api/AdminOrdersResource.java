@@ -67,17 +67,10 @@ public class AdminOrdersResource {
                      @Context UriInfo uriInfo) {
         ListQuery query = ListQuery.of(state, limit, after);
         AdminQueries.Filter filter = filter(query.state(), workflow, customer, minFailures, olderThan);
-        ListQuery.Cursor cursor = query.after();
-        List<AdminQueries.Line> found = queries.list(filter, cursor == null ? null : cursor.createdAt(),
-                cursor == null ? null : cursor.orderId(), query.limit() + 1);
-        List<AdminQueries.Line> page = found.subList(0, Math.min(found.size(), query.limit()));
-        String next = null;
-        if (found.size() > query.limit()) {
-            AdminQueries.Line last = page.get(page.size() - 1);
-            URI uri = ApiLinks.nextPage(uriInfo, query.limit(), new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
-            next = uri.toString();
-        }
-        return new Page(page, next);
+        ListQuery.Page<AdminQueries.Line> page = query.page(queries.list(filter, query.afterCreatedAt(),
+                query.afterOrderId(), query.fetch()), last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
+        URI next = ApiLinks.nextPage(uriInfo, query.limit(), page.next());
+        return new Page(page.items(), next == null ? null : next.toString());
     }
 
     private static AdminQueries.Filter filter(ProcessState state, String workflow, String customer, String minFailures,

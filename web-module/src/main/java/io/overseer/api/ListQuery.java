@@ -6,6 +6,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +36,29 @@ record ListQuery(ProcessState state, int limit, Cursor after) {
             }
             return new Cursor(OffsetDateTime.parse(parts[0]).withOffsetSameInstant(ZoneOffset.UTC), parts[1]);
         }
+    }
+
+    /** A page of what the query found, and where the next page starts: null on the last page. */
+    record Page<T>(List<T> items, Cursor next) {
+    }
+
+    /** Rows to fetch: one more than the page, so that a next page shows itself. */
+    int fetch() {
+        return limit + 1;
+    }
+
+    OffsetDateTime afterCreatedAt() {
+        return after == null ? null : after.createdAt();
+    }
+
+    String afterOrderId() {
+        return after == null ? null : after.orderId();
+    }
+
+    /** {@code found} ({@link #fetch()} rows at most) cut to the page; {@code position} gives a row's cursor. */
+    <T> Page<T> page(List<T> found, Function<T, Cursor> position) {
+        List<T> page = found.subList(0, Math.min(found.size(), limit));
+        return new Page<>(page, found.size() > limit ? position.apply(page.get(page.size() - 1)) : null);
     }
 
     static ListQuery of(String state, String limit, String after) {
