@@ -3,6 +3,7 @@ package io.overseer.chaos;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerPair;
+import io.overseer.launcher.Node;
 import io.overseer.launcher.PostgresNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,11 +143,23 @@ final class FaultInjector {
     private String killBroker(Duration down) throws Exception {
         BrokerNode broker = stack.broker();
         long pid = broker.pid();
-        broker.kill9();
+        // The same instance and journal, as a service manager would restart it.
+        long took = killAndBringBack(broker, down, broker::restart);
+        return "pid " + pid + " killed, restarted on its journal in " + took + " ms";
+    }
+
+    /** How a killed node comes back. */
+    private interface Return {
+        void run() throws Exception;
+    }
+
+    /** Kills {@code node} (SIGKILL), leaves it down for {@code down}, brings it back: @return the return's ms */
+    private static long killAndBringBack(Node node, Duration down, Return back) throws Exception {
+        node.kill9();
         Thread.sleep(down.toMillis());
         long t = System.nanoTime();
-        broker.restart(); // the same instance and journal, as a service manager would
-        return "pid " + pid + " killed, restarted on its journal in " + (System.nanoTime() - t) / 1_000_000 + " ms";
+        back.run();
+        return (System.nanoTime() - t) / 1_000_000;
     }
 
     /**
@@ -230,11 +243,8 @@ final class FaultInjector {
     private String killDatabase(Duration down) throws Exception {
         PostgresNode postgres = stack.postgres();
         long pid = postgres.pid();
-        postgres.kill9();
-        Thread.sleep(down.toMillis());
-        long t = System.nanoTime();
-        postgres.start(); // crash recovery from the WAL
-        return "postmaster " + pid + " killed, recovered in " + (System.nanoTime() - t) / 1_000_000 + " ms";
+        long took = killAndBringBack(postgres, down, postgres::start); // crash recovery from the WAL
+        return "postmaster " + pid + " killed, recovered in " + took + " ms";
     }
 
     /**

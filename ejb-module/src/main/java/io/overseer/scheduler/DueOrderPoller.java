@@ -11,9 +11,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -33,7 +30,8 @@ public class DueOrderPoller {
     /** Batches per poll at most: a second's poll of a huge due backlog hands the rest to the next one. */
     private static final int MAX_ROUNDS = 10;
 
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final PollRounds rounds = new PollRounds(LOG, "due", MAX_ROUNDS,
+            "Due-order poll failed; the next poll tries again");
 
     @EJB
     Scheduler scheduler;
@@ -47,25 +45,6 @@ public class DueOrderPoller {
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void poll() {
-        if (!running.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                List<String> ids = store.due(clocks.now(), settings.pollBatch());
-                if (ids.isEmpty()) {
-                    return;
-                }
-                BatchClaims.claim(ids, scheduler::claimDue, LOG, "due");
-                if (ids.size() < settings.pollBatch()) {
-                    return;
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Due-order poll failed; the next poll tries again", e);
-        } finally {
-            running.set(false);
-        }
+        rounds.poll(batch -> store.due(clocks.now(), batch), scheduler::claimDue, settings.pollBatch());
     }
-
 }

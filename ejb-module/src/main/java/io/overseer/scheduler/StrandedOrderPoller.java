@@ -11,8 +11,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -32,7 +30,8 @@ public class StrandedOrderPoller {
     /** Batches per poll at most, so that one poll of a huge backlog does not run for ever. */
     private static final int MAX_ROUNDS = 50;
 
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final PollRounds rounds = new PollRounds(LOG, "stranded", MAX_ROUNDS,
+            "Stranded-order poll failed; the next poll tries again");
 
     @EJB
     Scheduler scheduler;
@@ -46,30 +45,12 @@ public class StrandedOrderPoller {
     @Schedule(hour = "*", minute = "*", second = "*/5", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void poll() {
-        if (!running.compareAndSet(false, true)) {
-            return;
+        int claimed = rounds.poll(batch -> {
+            var now = clocks.now();
+            return store.stranded(now.minus(settings.strandedAfter()), now, batch);
+        }, scheduler::claimStranded, settings.pollBatch());
+        if (claimed > 0) {
+            LOG.log(Level.INFO, "Claimed {0} stranded orders", claimed);
         }
-        try {
-            int claimed = 0;
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                var now = clocks.now();
-                List<String> ids = store.stranded(now.minus(settings.strandedAfter()), now, settings.pollBatch());
-                claimed += claim(ids);
-                if (ids.size() < settings.pollBatch()) {
-                    break;
-                }
-            }
-            if (claimed > 0) {
-                LOG.log(Level.INFO, "Claimed {0} stranded orders", claimed);
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Stranded-order poll failed; the next poll tries again", e);
-        } finally {
-            running.set(false);
-        }
-    }
-
-    private int claim(List<String> ids) {
-        return BatchClaims.claim(ids, scheduler::claimStranded, LOG, "stranded");
     }
 }

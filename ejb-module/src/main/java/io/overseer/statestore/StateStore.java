@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -202,10 +203,7 @@ public class StateStore {
      * attempts one transaction at a time — and reads its window and the attempts of it running now.
      */
     public FlowWindow lockFlowWindow(String operation) {
-        em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
-        Object[] window = (Object[]) em.createNativeQuery(FLOW_LOCK_SQL).setParameter(1, operation).getSingleResult();
-        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(),
-                runningOf(operation));
+        return lockWindow(FLOW_LOCK_SQL, operation, this::runningOf);
     }
 
     /** {@link #lockCallWindow}'s statements; public so that the database tests run the very texts. */
@@ -219,18 +217,27 @@ public class StateStore {
      * the per-second limit, {@code io.overseer.agent.CallPacer}); {@code running} is not read (0).
      */
     public FlowWindow lockCallWindow(String operation) {
+        return lockWindow(CALL_LOCK_SQL, operation, locked -> 0);
+    }
+
+    /** Creates the row if need be, locks it with {@code lockSql}, then reads {@code running} under the lock. */
+    private FlowWindow lockWindow(String lockSql, String operation, ToLongFunction<String> running) {
         em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
-        Object[] window = (Object[]) em.createNativeQuery(CALL_LOCK_SQL).setParameter(1, operation).getSingleResult();
-        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(), 0);
+        Object[] window = (Object[]) em.createNativeQuery(lockSql).setParameter(1, operation).getSingleResult();
+        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(),
+                running.applyAsLong(operation));
     }
 
     public void saveCallWindow(String operation, OffsetDateTime start, int starts) {
-        em.createNativeQuery(CALL_SAVE_SQL).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
-                .executeUpdate();
+        saveWindow(CALL_SAVE_SQL, operation, start, starts);
     }
 
     public void saveFlowWindow(String operation, OffsetDateTime start, int starts) {
-        em.createNativeQuery(FLOW_SAVE_SQL).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
+        saveWindow(FLOW_SAVE_SQL, operation, start, starts);
+    }
+
+    private void saveWindow(String saveSql, String operation, OffsetDateTime start, int starts) {
+        em.createNativeQuery(saveSql).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
                 .executeUpdate();
     }
 

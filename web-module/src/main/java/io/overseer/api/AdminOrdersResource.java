@@ -21,8 +21,6 @@ import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -69,54 +67,32 @@ public class AdminOrdersResource {
                      @Context UriInfo uriInfo) {
         ListQuery query = ListQuery.of(state, limit, after);
         AdminQueries.Filter filter = filter(query.state(), workflow, customer, minFailures, olderThan);
-        ListQuery.Cursor cursor = query.after();
-        List<AdminQueries.Line> found = queries.list(filter, cursor == null ? null : cursor.createdAt(),
-                cursor == null ? null : cursor.orderId(), query.limit() + 1);
-        List<AdminQueries.Line> page = found.subList(0, Math.min(found.size(), query.limit()));
-        String next = null;
-        if (found.size() > query.limit()) {
-            AdminQueries.Line last = page.get(page.size() - 1);
-            URI uri = ApiLinks.nextPage(uriInfo, query.limit(), new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
-            next = uri.toString();
-        }
-        return new Page(page, next);
+        ListQuery.Page<AdminQueries.Line> page = query.page(queries.list(filter, query.afterCreatedAt(),
+                query.afterOrderId(), query.fetch()), last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
+        URI next = ApiLinks.nextPage(uriInfo, query.limit(), page.next());
+        return new Page(page.items(), next == null ? null : next.toString());
     }
 
     private static AdminQueries.Filter filter(ProcessState state, String workflow, String customer, String minFailures,
                                               String olderThan) {
-        List<Problem.FieldError> errors = new ArrayList<>();
-        Integer failures = null;
-        if (minFailures != null) {
-            try {
-                failures = Integer.parseInt(minFailures);
-                if (failures < 0) {
-                    throw new NumberFormatException();
-                }
-            } catch (NumberFormatException e) {
-                errors.add(new Problem.FieldError("minFailures", "must be a whole number, 0 or more"));
-            }
-        }
-        Duration age = null;
-        if (olderThan != null) {
-            try {
-                age = Duration.parse(olderThan);
-                if (age.isNegative()) {
-                    throw new DateTimeParseException("negative", olderThan, 0);
-                }
-            } catch (DateTimeParseException e) {
-                errors.add(new Problem.FieldError("olderThan", "must be an ISO-8601 duration such as PT5M, not negative"));
-            }
-        }
-        if (workflow != null && workflow.length() > 64) {
-            errors.add(new Problem.FieldError("workflow", "must be at most 64 characters"));
-        }
-        if (customer != null && customer.length() > 100) {
-            errors.add(new Problem.FieldError("customer", "must be at most 100 characters"));
-        }
-        if (!errors.isEmpty()) {
-            throw new InvalidRequestException("The query is not valid", errors);
-        }
+        QueryParameters query = new QueryParameters();
+        Integer failures = query.optional("minFailures", minFailures,
+                text -> QueryParameters.within(Integer.parseInt(text), 0, Integer.MAX_VALUE),
+                "must be a whole number, 0 or more");
+        Duration age = query.optional("olderThan", olderThan, AdminOrdersResource::notNegative,
+                "must be an ISO-8601 duration such as PT5M, not negative");
+        query.require(workflow == null || workflow.length() <= 64, "workflow", "must be at most 64 characters");
+        query.require(customer == null || customer.length() <= 100, "customer", "must be at most 100 characters");
+        query.validate();
         return new AdminQueries.Filter(state, blankToNull(workflow), blankToNull(customer), failures, age);
+    }
+
+    private static Duration notNegative(String text) {
+        Duration age = Duration.parse(text);
+        if (age.isNegative()) {
+            throw new IllegalArgumentException("negative");
+        }
+        return age;
     }
 
     private static String blankToNull(String text) {
@@ -146,7 +122,8 @@ public class AdminOrdersResource {
     @APIResponse(responseCode = "409", ref = "Conflict")
     public AdminQueries.Detail resubmit(@PathParam("orderId") String orderId,
                                         @NotNull @Valid OperatorResource.Action action) {
-        return after(orderId, actions.resubmit(orderId, operator(), action.reason()));
+        return OperatorResource.orderAfter(actions.resubmit(orderId, operator(), action.reason()),
+                () -> queries.detail(orderId));
     }
 
     @POST
@@ -161,14 +138,8 @@ public class AdminOrdersResource {
     @APIResponse(responseCode = "409", ref = "Conflict")
     public AdminQueries.Detail cancel(@PathParam("orderId") String orderId,
                                       @NotNull @Valid OperatorResource.Action action) {
-        return after(orderId, actions.cancel(orderId, operator(), action.reason()));
-    }
-
-    private AdminQueries.Detail after(String orderId, boolean exists) {
-        if (!exists) {
-            throw new NotFoundException("No such order");
-        }
-        return queries.detail(orderId).orElseThrow();
+        return OperatorResource.orderAfter(actions.cancel(orderId, operator(), action.reason()),
+                () -> queries.detail(orderId));
     }
 
     private String operator() {

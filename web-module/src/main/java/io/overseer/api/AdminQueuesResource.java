@@ -157,19 +157,10 @@ public class AdminQueuesResource {
 
     /** Parsed here, not by JAX-RS (whose conversion failures of query parameters are 404s). */
     static int limit(String limit) {
-        if (limit == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_LIMIT) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new InvalidRequestException("The query is not valid",
-                List.of(new Problem.FieldError("limit", "must be an integer from 1 to " + MAX_LIMIT)));
+        QueryParameters query = new QueryParameters();
+        Integer value = query.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        query.validate();
+        return value;
     }
 
     private String operator() {

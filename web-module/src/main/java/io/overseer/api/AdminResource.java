@@ -237,25 +237,10 @@ public class AdminResource {
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
     public List<AuditLog.Entry> audit(@QueryParam("limit") String limit, @QueryParam("before") String before) {
-        List<Problem.FieldError> errors = new ArrayList<>();
-        int size = 100;
-        Long beforeId = null;
-        try {
-            size = limit == null ? 100 : Integer.parseInt(limit);
-            if (size < 1 || size > 500) {
-                throw new NumberFormatException();
-            }
-        } catch (NumberFormatException e) {
-            errors.add(new Problem.FieldError("limit", "must be an integer from 1 to 500"));
-        }
-        try {
-            beforeId = before == null ? null : Long.valueOf(before);
-        } catch (NumberFormatException e) {
-            errors.add(new Problem.FieldError("before", "must be the id of an audit entry"));
-        }
-        if (!errors.isEmpty()) {
-            throw new InvalidRequestException("The query is not valid", errors);
-        }
+        QueryParameters query = new QueryParameters();
+        Integer size = query.limit(limit, 100, 500);
+        Long beforeId = query.optional("before", before, Long::valueOf, "must be the id of an audit entry");
+        query.validate();
         return audit.newest(size, beforeId);
     }
 

@@ -20,10 +20,14 @@ final class ApiLinks {
         return UriBuilder.fromPath(apiPath(uriInfo)).path("orders").path(orderId).build().toString();
     }
 
-    static URI nextPage(UriInfo uriInfo, int limit, String after) {
+    /** The link to a listing's next page: this request's, with {@code limit} and {@code after}; null on the last page. */
+    static URI nextPage(UriInfo uriInfo, int limit, ListQuery.Cursor after) {
+        if (after == null) {
+            return null;
+        }
         return UriBuilder.fromPath(uriInfo.getRequestUri().getRawPath())
                 .replaceQuery(uriInfo.getRequestUri().getRawQuery())
-                .replaceQueryParam("limit", limit).replaceQueryParam("after", after).build();
+                .replaceQueryParam("limit", limit).replaceQueryParam("after", after.encode()).build();
     }
 
     /** The application's base path, e.g. {@code /api/}: from the request line, not from the Host header. */

@@ -4,11 +4,10 @@ import io.overseer.statestore.ProcessState;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -39,38 +38,36 @@ record ListQuery(ProcessState state, int limit, Cursor after) {
         }
     }
 
+    /** A page of what the query found, and where the next page starts: null on the last page. */
+    record Page<T>(List<T> items, Cursor next) {
+    }
+
+    /** Rows to fetch: one more than the page, so that a next page shows itself. */
+    int fetch() {
+        return limit + 1;
+    }
+
+    OffsetDateTime afterCreatedAt() {
+        return after == null ? null : after.createdAt();
+    }
+
+    String afterOrderId() {
+        return after == null ? null : after.orderId();
+    }
+
+    /** {@code found} ({@link #fetch()} rows at most) cut to the page; {@code position} gives a row's cursor. */
+    <T> Page<T> page(List<T> found, Function<T, Cursor> position) {
+        List<T> page = found.subList(0, Math.min(found.size(), limit));
+        return new Page<>(page, found.size() > limit ? position.apply(page.get(page.size() - 1)) : null);
+    }
+
     static ListQuery of(String state, String limit, String after) {
-        List<Problem.FieldError> errors = new ArrayList<>();
-        ProcessState parsedState = state == null ? null : parse(() -> ProcessState.valueOf(state), errors, "state",
+        QueryParameters query = new QueryParameters();
+        ProcessState parsedState = query.optional("state", state, ProcessState::valueOf,
                 "must be one of " + Arrays.stream(ProcessState.values()).map(Enum::name).collect(Collectors.joining(", ")));
-        Integer parsedLimit = limit == null ? Integer.valueOf(DEFAULT_LIMIT) : parse(() -> inRange(limit), errors, "limit",
-                "must be an integer from 1 to " + MAX_LIMIT);
-        Cursor cursor = after == null ? null : parse(() -> Cursor.decode(after), errors, "after",
-                "must be the cursor of a previous page's next link");
-        if (!errors.isEmpty()) {
-            throw new InvalidRequestException("The query is not valid", errors);
-        }
+        Integer parsedLimit = query.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        Cursor cursor = query.optional("after", after, Cursor::decode, "must be the cursor of a previous page's next link");
+        query.validate();
         return new ListQuery(parsedState, parsedLimit, cursor);
-    }
-
-    private static int inRange(String limit) {
-        int value = Integer.parseInt(limit);
-        if (value < 1 || value > MAX_LIMIT) {
-            throw new IllegalArgumentException("out of range");
-        }
-        return value;
-    }
-
-    private interface Parser<T> {
-        T parse();
-    }
-
-    private static <T> T parse(Parser<T> parser, List<Problem.FieldError> errors, String field, String message) {
-        try {
-            return parser.parse();
-        } catch (IllegalArgumentException | DateTimeParseException e) { // NumberFormatException is one too
-            errors.add(new Problem.FieldError(field, message));
-            return null;
-        }
     }
 }

@@ -23,6 +23,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Operator actions on an order (role {@code operator}, see web.xml): resubmit an order in Error from
@@ -57,7 +59,7 @@ public class OperatorResource {
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView resubmit(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
-        return found(orderId, actions.resubmit(orderId, operator(), action.reason()));
+        return orderAfter(actions.resubmit(orderId, operator(), action.reason()), () -> queries.find(orderId));
     }
 
     @POST
@@ -70,14 +72,18 @@ public class OperatorResource {
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView cancel(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
-        return found(orderId, actions.cancel(orderId, operator(), action.reason()));
+        return orderAfter(actions.cancel(orderId, operator(), action.reason()), () -> queries.find(orderId));
     }
 
-    private OrderView found(String orderId, boolean exists) {
+    /**
+     * An order action's answer, here and in the console ({@link AdminOrdersResource}): the order as it is
+     * after the action, in the caller's view of it; 404 when the action found no such order.
+     */
+    static <T> T orderAfter(boolean exists, Supplier<Optional<T>> view) {
         if (!exists) {
             throw new NotFoundException("No such order");
         }
-        return queries.find(orderId).orElseThrow();
+        return view.get().orElseThrow();
     }
 
     private String operator() {

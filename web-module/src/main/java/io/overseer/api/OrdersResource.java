@@ -108,17 +108,11 @@ public class OrdersResource {
                          @Parameter(description = "cursor from a previous page") @QueryParam("after") String after,
                          @Context UriInfo uriInfo) {
         ListQuery query = ListQuery.of(state, limit, after);
-        ListQuery.Cursor cursor = query.after();
-        List<OrderSummary> found = queries.list(query.state(), cursor == null ? null : cursor.createdAt(),
-                cursor == null ? null : cursor.orderId(), query.limit() + 1);
-        List<OrderSummary> page = found.subList(0, Math.min(found.size(), query.limit()));
-        URI next = found.size() > query.limit() ? nextPage(uriInfo, query, page.get(page.size() - 1)) : null;
-        Response.ResponseBuilder response = Response.ok(new OrderPage(page, next == null ? null : next.toString()));
+        ListQuery.Page<OrderSummary> page = query.page(queries.list(query.state(), query.afterCreatedAt(),
+                query.afterOrderId(), query.fetch()), last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
+        URI next = ApiLinks.nextPage(uriInfo, query.limit(), page.next());
+        Response.ResponseBuilder response = Response.ok(new OrderPage(page.items(), next == null ? null : next.toString()));
         return (next == null ? response : response.link(next, "next")).build();
-    }
-
-    private static URI nextPage(UriInfo uriInfo, ListQuery query, OrderSummary last) {
-        return ApiLinks.nextPage(uriInfo, query.limit(), new ListQuery.Cursor(last.createdAt(), last.orderId()).encode());
     }
 
     @GET

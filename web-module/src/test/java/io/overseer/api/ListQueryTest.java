@@ -40,4 +40,28 @@ class ListQueryTest {
             assertThrows(InvalidRequestException.class, () -> ListQuery.of(null, limit, null), limit);
         }
     }
+
+    @Test
+    void aPageIsCutToTheLimitAndItsLastRowIsWhereTheNextStarts() {
+        ListQuery query = ListQuery.of(null, "2", null);
+        var position = (java.util.function.Function<String, ListQuery.Cursor>)
+                id -> new ListQuery.Cursor(OffsetDateTime.parse("2026-11-21T22:01:02Z"), id);
+
+        assertEquals(3, query.fetch());
+        assertEquals(new ListQuery.Page<>(List.of("a", "b"), position.apply("b")), query.page(List.of("a", "b", "c"), position));
+        assertEquals(new ListQuery.Page<>(List.of("a", "b"), null), query.page(List.of("a", "b"), position));
+        assertEquals(new ListQuery.Page<>(List.of(), null), query.page(List.of(), position));
+    }
+
+    @Test
+    void theCursorsPositionIsWhatTheListingReadsAfter() {
+        var cursor = new ListQuery.Cursor(OffsetDateTime.parse("2026-11-21T22:01:02Z"), "3f0c-id");
+
+        ListQuery query = ListQuery.of(null, null, cursor.encode());
+
+        assertEquals(cursor.createdAt(), query.afterCreatedAt());
+        assertEquals("3f0c-id", query.afterOrderId());
+        assertNull(ListQuery.of(null, null, null).afterCreatedAt());
+        assertNull(ListQuery.of(null, null, null).afterOrderId());
+    }
 }
