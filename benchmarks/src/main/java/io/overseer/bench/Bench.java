@@ -20,6 +20,9 @@ import java.util.stream.Stream;
  * latency over REST and JMS, runs the peers and ceilings on the same PostgreSQL and broker, checks every
  * order, stops the stack and writes the report. Exit 0 ok, 1 a check or the stack failed, 2 usage,
  * 3 a peer or ceiling program is missing or failed.
+ *
+ * <p>Long because it is the run's script, phase after phase in the order the report shows them; each phase's
+ * work is in its own class (PhaseRunner, Peers, the ceilings).
  */
 public final class Bench {
 

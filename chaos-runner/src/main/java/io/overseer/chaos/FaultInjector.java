@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * {@link PlanClock} (later if the previous one took longer, which delays the workload as much), each
  * healed before the next. A fault aimed at an instance that is not up (the launcher is still restarting
  * it) strikes the next one that is; if none is within a bound, it is recorded as not injected, with why.
+ *
+ * <p>Long because it holds one short method per fault kind, beside the schedule that calls them: the faults read
+ * as a list.
  */
 final class FaultInjector {
 

@@ -34,6 +34,9 @@ import java.util.Optional;
  * What the console reads from the state store: the overview's counts and per-minute figures, the
  * filtered order listing, one order with its history and remote calls, and the instances. Reads only,
  * each in its own short transaction; none takes a row lock, so the console never slows a scheduler.
+ *
+ * <p>Long because it is one native query per console page, each next to the record it fills; splitting them
+ * would only spread the console's read model.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)

@@ -50,6 +50,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * retries it, and every consumer is idempotent against a repeated or late message (epoch and token).
  * While the broker is away the sender retries with a short capped backoff, so work resumes within about a
  * second of the broker's return; the failure is logged once per outage, not once per message.
+ *
+ * <p>Long because the lanes, the queue bound, the outage backoff and the after-commit hand-off share their state
+ * and their concurrency rules; split, the rules would be harder to check.
  */
 @ApplicationScoped
 public class Courier {

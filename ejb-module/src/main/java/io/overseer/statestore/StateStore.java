@@ -28,6 +28,9 @@ import java.util.stream.IntStream;
  * readers: the agent's check that its attempt is still current ({@code io.overseer.agent.AttemptFence},
  * outside any transaction), the API's and the console's queries ({@code io.overseer.query.OrderQueries},
  * {@code io.overseer.admin.AdminQueries}).
+ *
+ * <p>Long on purpose: every statement that locks or changes a state record is here, so that the locking rules
+ * can be checked in one file.
  */
 @ApplicationScoped
 public class StateStore {

@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *
  * A {@code group} element holds two or more steps that run in parallel; it cannot hold an event step or
  * another group. (A definition is a list, so it cannot hold a cycle.)
+ *
+ * <p>Long because every field's check and message live here, in the order of the format, so that the format has
+ * one reader.
  */
 public final class WorkflowParser {
 

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Which node was active last is kept in {@link #STATE_FILE} next to the instances, so that a later launcher
  * refuses too instead of starting the primary on an old journal.
+ *
+ * <p>Long because the restart rules above depend on each other and on the state file; they are kept, and tested,
+ * together.
  */
 public final class BrokerPair implements Node {
 

@@ -8,6 +8,9 @@ import java.util.Map;
 /**
  * Turns flags and environment variables into {@link LauncherOptions}. Table-driven so that --help, the
  * env names and the parser can never disagree.
+ *
+ * <p>Long because it is the option table and each option's validation, one place for --help, the environment and
+ * the parser.
  */
 final class OptionParser {
 

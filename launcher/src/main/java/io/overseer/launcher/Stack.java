@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
  * each ready before the next, and each gets its own {@link AppServerWatchdog}; they stop together.
+ *
+ * <p>Long because the start and stop orders of every node, and the undo of a failed start, are one sequence to
+ * read.
  */
 public final class Stack implements AutoCloseable {
 
