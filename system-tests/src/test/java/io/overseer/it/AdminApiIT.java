@@ -1,6 +1,5 @@
 package io.overseer.it;
 
-import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Http;
 import io.overseer.support.Metrics;
+import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -150,8 +150,9 @@ class AdminApiIT extends DeployedWarIT {
         assertTrue(metrics.has("overseer_dispatch_paused"), metrics.text());
         assertTrue(metrics.has("overseer_orders_parked"), metrics.text());
         assertTrue(metrics.has("overseer_supervisor_recoveries_total"), metrics.text());
-        assertTrue(metrics.sum("overseer_broker_queue_consumers", "queue", "orders") >= 1,
-                "the order queue's consumers, sampled from broker management: " + metrics.text());
+        // Sampled from broker management on its own schedule: the first sample may predate the listeners.
+        assertTrue(awaitMetric("overseer_broker_queue_consumers", "queue", "orders") >= 1,
+                "the order queue's consumers, sampled from broker management: " + Metrics.scrape(root).text());
 
         JsonNode me = Http.get(api.base().resolve("api/admin/whoami"), VIEWER).json();
         assertEquals(List.of("viewer"), List.of(me.get("roles").get(0).asText()));
