@@ -13,14 +13,21 @@ import java.util.Map;
  * <p>With several nodes the adapter gets every node (ConnectorClassName once per node, ConnectionParameters
  * one host/port pair per node), HA=true so it follows the pair's topology to the backup and back, and
  * ReconnectAttempts=-1 with RetryInterval=200: MDBs resumed 0.57 s after a primary's kill -9 with 200 ms,
- * 2.1 s with the default (docs/broker-ha.md). With {@link TlsMaterial} every connection is TLS, trusting the
- * broker's certificate (--broker-tls).
+ * 2.1 s with the default (docs/broker-ha.md). CallTimeout and CallFailoverTimeout 5 s (the client's default is
+ * 30 s): a blocking call (a commit, an XA end) sent just as the active node dies can miss the "unblock" of
+ * the failure and then waits its whole timeout for an answer that never comes. The courier's one sender
+ * lane was seen stuck so for 30 s in a CI run, and nothing was processed meanwhile; after 5 s the call
+ * fails, the courier sends its drain again on the other node, and the repeat is harmless (messages are
+ * fenced hints). With {@link TlsMaterial} every connection is TLS, trusting the broker's certificate
+ * (--broker-tls).
  */
 public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls null: plain TCP
 
     /** Netty, the connector of the broker's CORE acceptor. */
     static final String CONNECTOR = "org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory";
     static final int RETRY_INTERVAL_MS = 200;
+    /** The longest a blocking call waits for an answer, at failover or not (the class comment says why). */
+    static final int CALL_TIMEOUT_MS = 5000;
 
     public record Endpoint(String host, int port) {
         public Endpoint {
@@ -71,20 +78,24 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
         v.put("BROKER_CONNECTORS", String.join(",", classes));
         v.put("BROKER_CONNECTION_PARAMETERS", String.join(",", parameters));
         v.put("BROKER_HA_PROPERTIES", highlyAvailable()
-                ? ":HA=true:ReconnectAttempts=-1:RetryInterval=" + RETRY_INTERVAL_MS : "");
+                ? ":HA=true:ReconnectAttempts=-1:RetryInterval=" + RETRY_INTERVAL_MS
+                        + ":CallTimeout=" + CALL_TIMEOUT_MS + ":CallFailoverTimeout=" + CALL_TIMEOUT_MS : "");
         return v;
     }
 
     /**
      * The Core client URL: {@code tcp://h:p} for one node; for several the list in parentheses with ha=true,
-     * so a client follows the topology, and reconnectAttempts=-1, so it keeps trying through a failover.
+     * so a client follows the topology, reconnectAttempts=-1, so it keeps trying through a failover, and
+     * the adapter's 5 s call timeouts, so that a send caught in a failover fails after 5 s instead of 30 and
+     * can be sent again (with its Idempotency-Key, harmlessly).
      */
     public String clientUrl() {
         if (!highlyAvailable()) {
             return url(endpoints.get(0)) + (tls == null ? "" : "?" + clientTls());
         }
         return "(" + String.join(",", endpoints.stream().map(BrokerWiring::url).toList()) + ")?ha=true"
-                + "&reconnectAttempts=-1&retryInterval=" + RETRY_INTERVAL_MS + (tls == null ? "" : "&" + clientTls());
+                + "&reconnectAttempts=-1&retryInterval=" + RETRY_INTERVAL_MS + "&callTimeout=" + CALL_TIMEOUT_MS
+                + "&callFailoverTimeout=" + CALL_TIMEOUT_MS + (tls == null ? "" : "&" + clientTls());
     }
 
     /**

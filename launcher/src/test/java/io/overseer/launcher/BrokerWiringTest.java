@@ -29,7 +29,7 @@ class BrokerWiringTest {
         String line = adapterLine(BrokerWiring.pair("127.0.0.1", 61616, 61617));
         assertEquals("create-resource-adapter-config --property \"ConnectorClassName=" + NETTY + "," + NETTY
                 + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616,host\\=127.0.0.1;port\\=61617"
-                + ":HA=true:ReconnectAttempts=-1:RetryInterval=200:UserName=app:Password=secret\" artemis-rar", line);
+                + ":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000:UserName=app:Password=secret\" artemis-rar", line);
     }
 
     @Test
@@ -39,15 +39,15 @@ class BrokerWiringTest {
         assertFalse(single.brokerWiring().highlyAvailable());
         AppServerConfig pair = single.withBrokerBackup(61617).withAppProperties(Map.of("a", "1")).withBindAddress("127.0.0.1");
         assertEquals(BrokerWiring.pair("127.0.0.1", 61616, 61617), pair.brokerWiring());
-        assertEquals(":HA=true:ReconnectAttempts=-1:RetryInterval=200", pair.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
+        assertEquals(":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000", pair.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
         assertEquals("", single.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
     }
 
     @Test
     void legacyClientsGetOneUrlOrTheListWithHa() {
         assertEquals("tcp://127.0.0.1:61616", BrokerWiring.single("127.0.0.1", 61616).clientUrl());
-        assertEquals("(tcp://127.0.0.1:61616,tcp://127.0.0.1:61617)?ha=true&reconnectAttempts=-1&retryInterval=200",
-                BrokerWiring.pair("127.0.0.1", 61616, 61617).clientUrl());
+        assertEquals("(tcp://127.0.0.1:61616,tcp://127.0.0.1:61617)?ha=true&reconnectAttempts=-1&retryInterval=200"
+                + "&callTimeout=5000&callFailoverTimeout=5000", BrokerWiring.pair("127.0.0.1", 61616, 61617).clientUrl());
     }
 
     /** --broker-tls: the adapter and legacy clients speak TLS, trusting the broker's certificate. */

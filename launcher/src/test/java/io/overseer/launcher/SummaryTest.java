@@ -66,7 +66,7 @@ class SummaryTest {
         assertTrue(text.contains("  Broker primary     tcp://127.0.0.1:61616   console http://localhost:8161/console"), text);
         assertTrue(text.contains("  Broker backup      tcp://127.0.0.1:61617   console http://localhost:8162/console"), text);
         assertTrue(text.contains("  Broker client URL  (tcp://127.0.0.1:61616,tcp://127.0.0.1:61617)?ha=true"
-                + "&reconnectAttempts=-1&retryInterval=200\n"), text);
+                + "&reconnectAttempts=-1&retryInterval=200&callTimeout=5000&callFailoverTimeout=5000\n"), text);
         assertTrue(text.contains("never onto a stale journal"), text);
     }
 }

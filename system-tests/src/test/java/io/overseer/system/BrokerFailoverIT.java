@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The replicated broker of ./run --broker-ha under load: a primary/backup pair started and watched by the
  * launcher's {@link BrokerPair}, Payara Micro's adapter on both nodes (HA=true, ReconnectAttempts=-1,
- * RetryInterval=200), orders over REST (as {@link OutageScenario}) and from a legacy JMS client on the
+ * RetryInterval=200, 5 s call timeouts: BrokerWiring), orders over REST (as {@link OutageScenario}) and from a legacy JMS client on the
  * summary's URL list. The primary is killed with SIGKILL; the backup serves alone for
  * {@value #ALONE_SECONDS} s; then the pair's watch restarts the primary, which resyncs and takes over again
  * (failback). What must hold is OutageScenario's (no POST over 5 s, processing resumes within 10 s of the
