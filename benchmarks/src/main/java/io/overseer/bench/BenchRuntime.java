@@ -52,7 +52,7 @@ enum BenchRuntime {
     /**
      * The ports the server opens besides HTTP, placed from the HTTP port as the launcher places them
      * (PayaraServerNode.domainPorts: a domain port base of HTTP - 80; WildFlyNode.serverPorts: an offset of
-     * HTTP - 8080). Payara Micro opens none the bench has to place (--nocluster).
+     * HTTP - 8080). Payara Micro opens none (--nohazelcast: no data grid).
      */
     Map<String, Integer> extraPorts(int httpPort) {
         Map<String, Integer> ports = new LinkedHashMap<>();

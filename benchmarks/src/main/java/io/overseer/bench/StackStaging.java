@@ -15,8 +15,9 @@ import java.util.stream.Stream;
  * The stack directory the launcher gets (--stack-dir) instead of its own: the same servers, adapter,
  * Artemis and simulator (symlinks), a copy of this worktree's application with the no-op agent added (the
  * WAR's WEB-INF/lib, the EAR's EJB module: see {@link #earWithAgent}), a
- * broker.xml with one queue more for ArtemisCeiling, and for Payara Micro a post-boot file with two lines
- * more that keep its HTTP listener and its Hazelcast port on 127.0.0.1. No change to the launcher is needed.
+ * broker.xml with one queue more for ArtemisCeiling, and for Payara Micro a post-boot file with a line
+ * more that keeps its HTTP listener on 127.0.0.1 (the launcher starts it without a data grid). No change to
+ * the launcher is needed.
  */
 final class StackStaging {
 
@@ -24,7 +25,6 @@ final class StackStaging {
 
             # ./bench: every listener on loopback only (Payara Micro binds all interfaces by default)
             set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1
-            set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true
             """;
 
     /** ArtemisCeiling's own queue (empty, used by nothing else); the "#" security setting lets operators use it. */
@@ -57,7 +57,7 @@ final class StackStaging {
         Files.writeString(stack.resolve("config/broker.xml"), brokerXml.replace("</addresses>", CEILING_QUEUE + "</addresses>"));
         // Payara Micro only: Payara Server's node binds every listener and its data grid to loopback itself
         // (pre-boot file, template domain.xml), and its HTTP listener is not called http-listener, so the
-        // first line would fail its post-boot multimode; WildFly reads no post-boot file and has no Hazelcast.
+        // line would fail its post-boot multimode; WildFly reads no post-boot file.
         Files.writeString(stack.resolve("config/post-boot.asadmin"), Files.readString(builtStack.resolve("config/post-boot.asadmin"))
                 + (runtime == BenchRuntime.PAYARA_MICRO ? LOOPBACK_ONLY : ""));
         try (Stream<Path> config = Files.list(builtStack.resolve("config"))) {

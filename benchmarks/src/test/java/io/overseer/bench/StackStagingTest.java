@@ -63,13 +63,14 @@ class StackStagingTest {
     }
 
     @Test
-    void payaraMicrosWarGetsTheAgentJarAndTheLoopbackLines() throws IOException {
+    void payaraMicrosWarGetsTheAgentJarAndTheLoopbackLine() throws IOException {
         Path stack = StackStaging.stage(BenchRuntime.PAYARA_MICRO, built, dir.resolve("stack"), built.resolve("overseer.war"), agent);
         try (FileSystem war = zip(stack.resolve("overseer.war"))) {
             assertTrue(Files.exists(war.getPath("/WEB-INF/lib/overseer-bench-noop-agent.jar")));
         }
         String postBoot = Files.readString(stack.resolve("config/post-boot.asadmin"));
-        assertTrue(postBoot.startsWith(POST_BOOT) && postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1"));
+        assertTrue(postBoot.startsWith(POST_BOOT) && postBoot.contains("http-listener.address=127.0.0.1\n"), postBoot);
+        assertFalse(postBoot.contains("hazelcast"), "no data grid to configure (the launcher's --nohazelcast)");
         assertFalse(Files.exists(stack.resolve("overseer.ear")));
     }
 

@@ -58,10 +58,13 @@ public final class PayaraMicroNode extends AppServerNode {
         if (c.remoteServiceUrl() != null) {
             cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
         }
-        cmd.add("-Dhazelcast.socket.bind.any=false"); // with the post-boot file's interface: no port on *
         c.appProperties().forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-jar", layout.payaraMicroJar().toString(),
-                "--nocluster",
+                // No data grid: nothing here uses it (every timer is non-persistent, no session is replicated),
+                // and it listened, unauthenticated, on the machine's own address for the first seconds of
+                // every start, until a post-boot command moved it to loopback. Also 3-4 s less per start.
+                // Not with --nocluster: Payara Micro then ignores --nohazelcast and starts the grid anyway.
+                "--nohazelcast",
                 "--port", Integer.toString(c.httpPort()),
                 "--addlibs", layout.postgresqlJar().toString(),
                 "--prebootcommandfile", httpClosed.toString(),
@@ -92,13 +95,16 @@ public final class PayaraMicroNode extends AppServerNode {
         Path txLog = Files.createDirectories(workDir.resolve("tx-log"));
         text += System.lineSeparator() + "set configs.config.server-config.transaction-service.tx-log-dir="
                 + Templates.asadminEscape(txLog.toString()) + System.lineSeparator();
-        // Payara Micro listens on every interface, its data grid too (even with --nocluster). The grid serves
-        // this one process only, so it stays on loopback whatever the bind address: only HTTP moves.
+        // The HTTP listener's address, when one is given (./run gives 127.0.0.1 unless --bind-address).
         if (config.bindAddress() != null) {
             text += "set configs.config.server-config.network-config.network-listeners.network-listener"
                     + ".http-listener.address=" + config.bindAddress() + System.lineSeparator();
         }
-        text += "set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true" + System.lineSeparator();
+        // The web container's availability (sessions and single sign-on kept in the data grid) is off: the
+        // grid does not run here (--nohazelcast), and with it on every authenticated request failed
+        // ("Hazelcast is not enabled", from the single sign-on's registry). The API is stateless anyway.
+        text += "set configs.config.server-config.availability-service.web-container-availability"
+                + ".availability-enabled=false" + System.lineSeparator();
         text += RealmUser.postBootCommands(users, workDir);
         OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
         return out;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,26 +42,28 @@ class PayaraMicroNodeTest {
     }
 
     @Test
-    void withoutABindAddressHttpIsOnEveryInterfaceAndTheDataGridOnLoopback() throws IOException {
+    void withoutABindAddressHttpIsOnEveryInterfaceAndThereIsNoDataGrid() throws IOException {
         PayaraMicroNode node = node(CONFIG);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.startsWith("create-system-properties port=8081"), postBoot);
         assertTrue(postBoot.contains("set p.http-listener.http.x=true\n"), postBoot);
         assertFalse(postBoot.contains("http-listener.address"), postBoot);
-        assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
-        assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(postBoot.contains("web-container-availability.availability-enabled=false\n"),
+                "without the grid, the web container's sessions and sign-on must not be kept in it: " + postBoot);
+        List<String> command = node.command(CONFIG, dir, dir, dir, dir);
+        assertTrue(command.contains("--nohazelcast") && !command.contains("--nocluster"),
+                "no data grid at all (--nocluster would override --nohazelcast): " + command);
         assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Doverseer.instance-id=x-2"));
     }
 
     @Test
-    void aBindAddressMovesHttpOnlyAndTheDataGridStaysOnLoopback() throws IOException {
+    void aBindAddressMovesHttpAndThereIsStillNoDataGrid() throws IOException {
         AppServerConfig loopback = CONFIG.withBindAddress("127.0.0.2");
         PayaraMicroNode node = node(loopback);
         String postBoot = Files.readString(node.writePostBoot());
         assertTrue(postBoot.contains("set configs.config.server-config.network-config.network-listeners.network-listener"
                 + ".http-listener.address=127.0.0.2\n"), postBoot);
-        assertTrue(postBoot.contains("set-hazelcast-configuration --interfaces=127.0.0.1 --dynamic=true\n"), postBoot);
-        assertTrue(node.command(loopback, dir, dir, dir, dir).contains("-Dhazelcast.socket.bind.any=false"));
+        assertTrue(node.command(loopback, dir, dir, dir, dir).contains("--nohazelcast"), "no data grid at all");
         assertEquals(loopback, loopback.withAppProperties(Map.of()), "the address survives other changes");
     }
 }

@@ -202,7 +202,10 @@ public final class TestStack implements LauncherSessionListener {
 
     /**
      * Payara Micro listens on every interface, its data grid too (even with --nocluster): the test servers
-     * listen on 127.0.0.1 only, as ./run's do (PayaraMicroNode). The listener's line moves to the pre-boot
+     * listen on 127.0.0.1 only, as ./run's do (PayaraMicroNode). Unlike ./run's, they keep the grid
+     * (Arquillian's container passes --nocluster, which overrides --nohazelcast): the container reads the
+     * server's address from the grid member's, so the grid must be on 127.0.0.1 too (moved there after boot;
+     * set-hazelcast-configuration is refused before it). The listener's line moves to the pre-boot
      * file with the protocol's settings ({@link #moveListenerSettingsToPreBoot}).
      */
     private static final String LOOPBACK_ONLY = "set configs.config.server-config.network-config.network-listeners"
