@@ -53,7 +53,7 @@ class PayaraMicroNodeTest {
         List<String> command = node.command(CONFIG, dir, dir, dir, dir);
         assertTrue(command.contains("--nohazelcast") && !command.contains("--nocluster"),
                 "no data grid at all (--nocluster would override --nohazelcast): " + command);
-        assertTrue(node.command(CONFIG, dir, dir, dir, dir).contains("-Doverseer.instance-id=x-2"));
+        assertTrue(command.contains("-Doverseer.instance-id=x-2"), command.toString());
     }
 
     @Test
