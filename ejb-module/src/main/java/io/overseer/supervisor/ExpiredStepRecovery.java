@@ -8,6 +8,7 @@ import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
 import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
+import io.overseer.statestore.ExpiryDecision;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
@@ -82,17 +83,11 @@ public class ExpiredStepRecovery {
     private void recoverStep(OrderState state, WorkflowDefinition definition, StepDefinition step,
                              java.time.OffsetDateTime now, Actor supervisor) {
         String orderId = state.orderId();
-        RecoveryPolicy.Decision decision = RecoveryPolicy.of(step, state.isCompensating())
+        ExpiryDecision decision = RecoveryPolicy.of(step, state.isCompensating())
                 .onExpired(state.failuresIncludingExpiry(step.name()));
-        if (decision.isRetry()) {
-            var retryAt = now.plus(decision.delay());
-            state.retryAfterExpiry(step.name(), now, retryAt, supervisor);
-            dispatchQueue.announce(orderId, decision.delay());
-        } else if (state.giveUpAfterExpiry(step.name(), now, definition, supervisor)) {
-            // Abandoned branches may hold the compensation back until their complete-by: announced for then.
-            var due = state.notBefore() == null ? now : state.notBefore();
-            dispatchQueue.announce(orderId, Duration.between(now, due));
-        }
+        // A retry is announced for when it is due; a compensation for when abandoned branches let it start.
+        state.recoverExpired(step.name(), decision, now, definition, supervisor)
+                .ifPresent(due -> dispatchQueue.announce(orderId, Duration.between(now, due)));
         LOG.log(Level.INFO, "Order {0}: {1} expired (failure {2}); {3} → {4}",
                 new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState()});
     }

@@ -18,6 +18,7 @@ import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.IllegalTransitionException;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;
@@ -136,7 +137,7 @@ class OperatorActionsTest {
     @Test
     void cancellingAnOrderWithACallUnderWayWaitsForThatCallsCompleteByBeforeUndoing() {
         OrderState state = pending();
-        state.claim("node-a", T0, ORDER, SCHEDULER); // reserve runs until T0 + 30 s: its outcome is unknown
+        state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE); // reserve runs until T0 + 30 s: its outcome is unknown
         when(store.lock("o-1")).thenReturn(Optional.of(state));
 
         assertTrue(actions.cancel("o-1", "ops", "customer withdrew"));
@@ -152,9 +153,9 @@ class OperatorActionsTest {
     /** Reserve completed, charge refused for good: Error (charge gives up with "error"). */
     private static OrderState inError() {
         OrderState state = pending();
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0.plusSeconds(1), ORDER, AGENT).get(0);
-        state.fail("node-a", charge.epoch(), charge.stepSeq(), "card declined", T0.plusSeconds(2), ORDER, AGENT);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0.plusSeconds(1), ORDER, AGENT, PausedDispatch.NONE).get(0);
+        state.fail("node-a", charge.epoch(), charge.stepSeq(), "card declined", T0.plusSeconds(2), ORDER, AGENT, PausedDispatch.NONE);
         assertEquals(ProcessState.Error, state.processState());
         return state;
     }

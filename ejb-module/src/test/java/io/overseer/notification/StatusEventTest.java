@@ -36,9 +36,9 @@ class StatusEventTest {
     void aProcessedOrderIsReceivedEachStepCompletedThenProcessed() {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         List<HistoryEntry> history = new ArrayList<>(state.drainHistory());
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).get(0);
-        state.succeed("node-a", second.epoch(), second.stepSeq(), T0, ORDER, AGENT);
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        state.succeed("node-a", second.epoch(), second.stepSeq(), T0, ORDER, AGENT, PausedDispatch.NONE);
         history.addAll(state.drainHistory());
 
         assertEquals(List.of(StatusEvent.RECEIVED, StatusEvent.STEP_COMPLETED, StatusEvent.STEP_COMPLETED,
@@ -49,10 +49,10 @@ class StatusEventTest {
     void aRefusedStepIsCompensatingThenEachUndoThenCompensated() {
         OrderState state = OrderState.pending("o-1", "order", ORDER.stepNames(), T0, SCHEDULER);
         state.drainHistory();
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT).get(0);
-        Attempt undo = state.fail("node-a", second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT).get(0);
-        state.succeed("node-a", undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT);
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt second = state.succeed("node-a", first.epoch(), first.stepSeq(), T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt undo = state.fail("node-a", second.epoch(), second.stepSeq(), "422", T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        state.succeed("node-a", undo.epoch(), undo.stepSeq(), T0, ORDER, AGENT, PausedDispatch.NONE);
 
         assertEquals(List.of(StatusEvent.STEP_COMPLETED, StatusEvent.COMPENSATING, StatusEvent.STEP_COMPENSATED,
                 StatusEvent.COMPENSATED), events(state.drainHistory()));

@@ -8,6 +8,7 @@ import io.overseer.agent.AgentReply.Outcome;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StepStatus;
 import io.overseer.workflow.StepDefinition;
@@ -38,7 +39,7 @@ class ReplyBatchTest {
 
     private void claimed(String orderId) {
         OrderState state = OrderState.pending(orderId, "order", ORDER.stepNames(), T0, Actor.of(Actor.Kind.submission, "n"));
-        running.put(orderId, state.claim("node-a", T0, ORDER, SCHEDULER).get(0));
+        running.put(orderId, state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0));
         state.drainHistory();
         locked.put(orderId, state);
     }

@@ -170,7 +170,7 @@ class SchedulerTest {
     @Test
     void aSuccessMovesTheOrderToAnEventWaitThatNoAgentIsAskedFor() {
         OrderState state = pending("o-1");
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
 
         List<AgentReply> forged = scheduler.applyReplies(List.of(reply(reserve, reserve.token(), Outcome.SUCCEEDED)));
@@ -184,7 +184,7 @@ class SchedulerTest {
     @Test
     void aReplyWithoutItsAttemptsTokenChangesNothingIsAlertedAndReturnedForTheDeadLetterQueue() {
         OrderState state = pending("o-1");
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         state.drainHistory();
         when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
         AgentReply forged = reply(reserve, "not-the-token", Outcome.SUCCEEDED);
@@ -248,7 +248,7 @@ class SchedulerTest {
     @Test
     void eachReplyOfALimitedOperationFreesASlotForARecordWaitingForIt() {
         OrderState state = pending("o-1");
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
         when(limits.isEmpty()).thenReturn(false);
         when(limits.limits("reserve-inventory")).thenReturn(true);
@@ -269,8 +269,8 @@ class SchedulerTest {
     /** Reserve done; the order waits for the "approval" event. */
     private static OrderState waitingForApproval() {
         OrderState state = pending("o-1");
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0.plusSeconds(1), ORDER, AGENT);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0.plusSeconds(1), ORDER, AGENT, PausedDispatch.NONE);
         state.drainHistory();
         return state;
     }

@@ -35,6 +35,18 @@ class OrderStateTest {
     private static final WorkflowDefinition SINGLE = new WorkflowDefinition("single",
             List.of(step("charge", null, OnExhausted.ERROR)));
 
+    /** The supervisor retries the step's expired attempt, due at {@code retryAt}, as the policy's backoff decides. */
+    private static void retry(OrderState state, String step, OffsetDateTime now, OffsetDateTime retryAt,
+                              WorkflowDefinition workflow) {
+        state.recoverExpired(step, ExpiryDecision.retryAfter(Duration.between(now, retryAt)), now, workflow, SUPERVISOR);
+    }
+
+    /** The supervisor gives the step's expired attempt up; whether a compensation awaits a scheduler. */
+    private static boolean giveUp(OrderState state, String step, OffsetDateTime now, WorkflowDefinition workflow,
+                                  ExpiryDecision decision) {
+        return state.recoverExpired(step, decision, now, workflow, SUPERVISOR).isPresent();
+    }
+
     private static OrderState pending(WorkflowDefinition workflow) {
         return OrderState.pending("o-1", workflow.name(), workflow.stepNames(), T0,
                 Actor.of(Actor.Kind.submission, "node-a"));
@@ -62,7 +74,7 @@ class OrderStateTest {
         assertEquals(ORDER.version(), state.workflowVersion());
         assertEquals(startAt, state.notBefore());
         assertFalse(state.isClaimable(startAt.minusNanos(1000)));
-        assertThrows(IllegalTransitionException.class, () -> state.claim("node-a", T0.plusMinutes(9), ORDER, SCHEDULER));
+        assertThrows(IllegalTransitionException.class, () -> state.claim("node-a", T0.plusMinutes(9), ORDER, SCHEDULER, "claimed", PausedDispatch.NONE));
         assertTrue(state.isClaimable(startAt));
         assertTrue(state.drainHistory().get(0).reason().contains("starts at " + startAt), "the history says when");
 
@@ -78,18 +90,18 @@ class OrderStateTest {
         WorkflowDefinition beating = new WorkflowDefinition("beating", List.of(new StepDefinition("audit", "audit", null,
                 Duration.ofSeconds(60), 2, null, null, OnExhausted.ERROR, Duration.ofSeconds(3))));
         OrderState state = OrderState.pending("o-1", beating, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt attempt = state.claim("node-a", T0, beating, SCHEDULER).get(0);
+        Attempt attempt = state.claim("node-a", T0, beating, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals(Duration.ofSeconds(3), attempt.heartbeat());
         assertEquals(T0.plusSeconds(3), state.heartbeatBy());
         assertFalse(state.isExpired(T0.plusSeconds(3)));
         assertTrue(state.isExpired(T0.plusSeconds(4)), "silent past its heartbeat, though its complete-by is far");
 
-        state.retryAfterExpiry(T0.plusSeconds(4), T0.plusSeconds(4), SUPERVISOR);
+        retry(state, "audit", T0.plusSeconds(4), T0.plusSeconds(4), beating);
 
         assertNull(state.heartbeatBy());
         assertEquals(ProcessState.Pending, state.processState());
         assertTrue(state.lastError().startsWith("heartbeat missed (failure 1)"), state.lastError());
-        Attempt retry = state.claim("node-b", T0.plusSeconds(5), beating, SCHEDULER).get(0);
+        Attempt retry = state.claim("node-b", T0.plusSeconds(5), beating, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals(T0.plusSeconds(8), state.heartbeatBy(), "each attempt starts with a full heartbeat");
         assertTrue(retry.epoch() > attempt.epoch());
     }
@@ -102,11 +114,11 @@ class OrderStateTest {
     @Test
     void aStepWaitingForAnEventStartsNoCallAndTheEventsBodyReachesTheNextAttempt() {
         OrderState state = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt reserve = state.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, APPROVED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertThrows(IllegalTransitionException.class, () -> state.receive("approval", "{}", "node-a", T0, APPROVED,
                 Actor.of(Actor.Kind.submission, "http:early"), PausedDispatch.NONE), "not waiting yet");
 
-        Attempt wait = state.succeed("node-a", reserve.epoch(), 0, T0.plusSeconds(1), APPROVED, AGENT).get(0);
+        Attempt wait = state.succeed("node-a", reserve.epoch(), 0, T0.plusSeconds(1), APPROVED, AGENT, PausedDispatch.NONE).get(0);
         assertTrue(wait.awaitsEvent());
         assertNull(wait.operation());
         assertEquals(T0.plusSeconds(1).plusHours(1), state.completeBy(), "the wait's deadline");
@@ -127,16 +139,16 @@ class OrderStateTest {
     @Test
     void aWaitPastItsDeadlineGivesUpAtOnceAndIsNotUndoneNorWaitedOutWhenCancelled() {
         OrderState expired = OrderState.pending("o-1", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt reserve = expired.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
-        expired.succeed("node-a", reserve.epoch(), 0, T0, APPROVED, AGENT).get(0);
+        Attempt reserve = expired.claim("node-a", T0, APPROVED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        expired.succeed("node-a", reserve.epoch(), 0, T0, APPROVED, AGENT, PausedDispatch.NONE).get(0);
         assertTrue(expired.isExpired(T0.plusHours(2)));
-        assertTrue(expired.giveUpAfterExpiry(T0.plusHours(2), APPROVED, SUPERVISOR), "reserve is to be released");
-        Attempt release = expired.claim("node-a", T0.plusHours(2), APPROVED, SCHEDULER).get(0);
+        assertTrue(giveUp(expired, "await-approval", T0.plusHours(2), APPROVED, ExpiryDecision.COMPENSATE), "reserve is to be released");
+        Attempt release = expired.claim("node-a", T0.plusHours(2), APPROVED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals("release", release.operation(), "the wait itself has nothing to undo");
 
         OrderState cancelled = OrderState.pending("o-2", APPROVED, T0, Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt first = cancelled.claim("node-a", T0, APPROVED, SCHEDULER).get(0);
-        cancelled.succeed("node-a", first.epoch(), 0, T0, APPROVED, AGENT).get(0);
+        Attempt first = cancelled.claim("node-a", T0, APPROVED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        cancelled.succeed("node-a", first.epoch(), 0, T0, APPROVED, AGENT, PausedDispatch.NONE).get(0);
         assertTrue(cancelled.cancel(T0.plusSeconds(5), APPROVED, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
         assertNull(cancelled.notBefore(), "no agent could still be calling for a wait: nothing to wait out");
         assertTrue(cancelled.isClaimable(T0.plusSeconds(5)));
@@ -189,7 +201,7 @@ class OrderStateTest {
     void claimLocksTaskAndFirstStepAndIncrementsTheEpoch() {
         OrderState state = pending(ORDER);
 
-        Attempt attempt = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt attempt = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
@@ -203,13 +215,13 @@ class OrderStateTest {
         assertEquals(StepStatus.Running, first.state());
         assertEquals("node-a", first.lockedBy());
         assertEquals(1, first.attempts());
-        assertThrows(IllegalTransitionException.class, () -> state.claim("node-b", T0, ORDER, SCHEDULER));
+        assertThrows(IllegalTransitionException.class, () -> state.claim("node-b", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE));
     }
 
     @Test
     void anAttemptHandedBackWaitsForASchedulerAtOnceWithoutAFailureAndItsEpochIsDead() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         state.drainHistory();
 
         state.handBack(a.epoch(), 0, "instance shutting down", T0.plusSeconds(1), AGENT);
@@ -223,9 +235,9 @@ class OrderStateTest {
         assertEquals(List.of("Running->NotStarted", "Processing->Pending"), state.drainHistory().stream()
                 .map(h -> h.fromState() + "->" + h.toState()).toList());
         assertThrows(IllegalTransitionException.class,
-                () -> state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT), "the handed-back attempt is fenced");
+                () -> state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(2), ORDER, AGENT, PausedDispatch.NONE), "the handed-back attempt is fenced");
 
-        Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER).get(0);
+        Attempt b = state.claim("node-b", T0.plusSeconds(2), ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals(a.epoch() + 1, b.epoch());
         assertEquals("reserve", b.operation());
     }
@@ -233,11 +245,11 @@ class OrderStateTest {
     @Test
     void stepsRunInOrderEachWithANewEpochUntilProcessed() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
-        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).get(0);
-        Attempt c = state.succeed("node-a", b.epoch(), 1, T0, ORDER, AGENT).get(0);
-        List<Attempt> none = state.succeed("node-a", c.epoch(), 2, T0, ORDER, AGENT);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt c = state.succeed("node-a", b.epoch(), 1, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        List<Attempt> none = state.succeed("node-a", c.epoch(), 2, T0, ORDER, AGENT, PausedDispatch.NONE);
 
         assertEquals(List.of("charge", "ship"), List.of(b.stepName(), c.stepName()));
         assertEquals(List.of(2L, 3L), List.of(b.epoch(), c.epoch()));
@@ -250,11 +262,11 @@ class OrderStateTest {
     @Test
     void theInstanceThatAppliesAReplyHoldsTheNextAttemptNotTheOneThatClaimed() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         state.drainHistory();
 
         // node-a died after claiming; node-b takes the reply.
-        Attempt charge = state.succeed("node-b", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt charge = state.succeed("node-b", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
         assertEquals("node-b", state.lockedBy());
         assertEquals("node-b", state.steps().get(1).lockedBy());
@@ -262,7 +274,7 @@ class OrderStateTest {
                 .filter(h -> "charge".equals(h.stepName()) && "Running".equals(h.toState())).findFirst().orElseThrow();
         assertEquals("node-b", started.actorName(), "the history names who started the step");
 
-        Attempt release = state.fail("node-c", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
+        Attempt release = state.fail("node-c", charge.epoch(), 1, "declined", T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
         assertTrue(release.compensation());
         assertEquals("node-c", state.lockedBy(), "a compensation started on a reply is held by its instance too");
@@ -274,24 +286,24 @@ class OrderStateTest {
     @Test
     void staleRepliesAreRefused() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE);
 
         assertFalse(state.isCurrent(a.epoch(), 0));
-        assertThrows(IllegalTransitionException.class, () -> state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT));
+        assertThrows(IllegalTransitionException.class, () -> state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE));
         assertEquals(StepStatus.Running, state.steps().get(1).state());
     }
 
     @Test
     void aRefusedStepUndoesTheCompletedOnesNewestFirst() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
-        Attempt ship = state.succeed("node-a", charge.epoch(), 1, T0, ORDER, AGENT).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt ship = state.succeed("node-a", charge.epoch(), 1, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
-        Attempt refund = state.fail("node-a", ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT).get(0);
-        Attempt release = state.succeed("node-a", refund.epoch(), 1, T0, ORDER, AGENT).get(0);
-        List<Attempt> done = state.succeed("node-a", release.epoch(), 0, T0, ORDER, AGENT);
+        Attempt refund = state.fail("node-a", ship.epoch(), 2, "HTTP 422", T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt release = state.succeed("node-a", refund.epoch(), 1, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        List<Attempt> done = state.succeed("node-a", release.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE);
 
         assertEquals(List.of("refund", "release"), List.of(refund.operation(), release.operation()));
         assertTrue(refund.compensation() && release.compensation());
@@ -304,11 +316,11 @@ class OrderStateTest {
     @Test
     void aFailedCompensationNeedsAnOperator() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
-        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
-        state.fail("node-a", release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT);
+        state.fail("node-a", release.epoch(), 0, "HTTP 422", T0, ORDER, AGENT, PausedDispatch.NONE);
 
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.CompensationFailed, state.steps().get(0).state());
@@ -318,9 +330,9 @@ class OrderStateTest {
     @Test
     void aRefusedStepWithErrorPolicyStopsInError() {
         OrderState state = pending(SINGLE);
-        Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER).get(0);
+        Attempt a = state.claim("node-a", T0, SINGLE, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
-        assertTrue(state.fail("node-a", a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT).isEmpty());
+        assertTrue(state.fail("node-a", a.epoch(), 0, "HTTP 422", T0, SINGLE, AGENT, PausedDispatch.NONE).isEmpty());
 
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.Failed, state.steps().get(0).state());
@@ -329,10 +341,10 @@ class OrderStateTest {
     @Test
     void aLongRefusalIsKeptWithinItsColumnsAndTheStepStillFails() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
-        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined: " + "x".repeat(5000), T0, ORDER, AGENT)
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined: " + "x".repeat(5000), T0, ORDER, AGENT, PausedDispatch.NONE)
                 .get(0);
 
         assertEquals(StepStatus.Failed, state.steps().get(1).state());
@@ -346,9 +358,9 @@ class OrderStateTest {
     @Test
     void aRefusalWithANulCharacterIsStoredWithoutIt() {
         OrderState state = pending(SINGLE);
-        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER).get(0);
+        Attempt charge = state.claim("node-a", T0, SINGLE, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
-        state.fail("node-a", charge.epoch(), 0, "binary\u0000body", T0, SINGLE, AGENT);
+        state.fail("node-a", charge.epoch(), 0, "binary\u0000body", T0, SINGLE, AGENT, PausedDispatch.NONE);
 
         assertEquals(ProcessState.Error, state.processState());
         assertFalse(state.lastError().contains("\u0000"), "PostgreSQL refuses NUL in text");
@@ -358,7 +370,7 @@ class OrderStateTest {
     @Test
     void aLongCancellationReasonIsKeptWithinItsColumns() {
         OrderState state = pending(ORDER);
-        state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE);
 
         state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "y".repeat(5000));
 
@@ -377,13 +389,13 @@ class OrderStateTest {
     @Test
     void expiryIsOnlyAfterCompleteByAndRetryResetsTheStepToPendingNotBeforeTheBackoff() {
         OrderState state = pending(ORDER);
-        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt first = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
         assertFalse(state.isExpired(T0.plus(LEASE)));
         assertTrue(state.isExpired(later));
-        assertEquals(1, state.failuresIncludingExpiry());
-        state.retryAfterExpiry(later, later.plusSeconds(5), SUPERVISOR);
+        assertEquals(1, state.failuresIncludingExpiry("reserve"));
+        retry(state, "reserve", later, later.plusSeconds(5), ORDER);
 
         assertEquals(ProcessState.Pending, state.processState());
         assertNull(state.lockedBy());
@@ -392,7 +404,7 @@ class OrderStateTest {
         assertEquals(1, state.steps().get(0).failureCount());
         assertEquals(StepStatus.NotStarted, state.steps().get(0).state());
         assertFalse(state.isClaimable(later.plusSeconds(4)), "not before the backoff");
-        Attempt second = state.claim("node-b", later.plusSeconds(5), ORDER, SCHEDULER).get(0);
+        Attempt second = state.claim("node-b", later.plusSeconds(5), ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals(first.epoch() + 1, second.epoch());
         assertEquals(2, state.steps().get(0).attempts());
     }
@@ -400,33 +412,33 @@ class OrderStateTest {
     @Test
     void givingUpAfterExpiryCompensatesTheTimedOutStepToo() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
 
-        assertTrue(state.giveUpAfterExpiry(later, ORDER, SUPERVISOR), "a compensation awaits a scheduler");
+        assertTrue(giveUp(state, "charge", later, ORDER, ExpiryDecision.COMPENSATE), "a compensation awaits a scheduler");
 
         assertEquals(ProcessState.Compensating, state.processState());
         assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
-        Attempt refund = state.claim("node-b", later, ORDER, SCHEDULER).get(0);
+        Attempt refund = state.claim("node-b", later, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals("refund", refund.operation(), "the timed-out charge may have been applied");
     }
 
     @Test
     void anExpiredCompensationIsRetriedThenGivenUpToError() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
-        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
+        Attempt release = state.fail("node-a", charge.epoch(), 1, "declined", T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
         OffsetDateTime later = release.completeBy().plusSeconds(1);
 
-        state.retryAfterExpiry(later, later, SUPERVISOR);
+        retry(state, "reserve", later, later, ORDER);
         assertEquals(ProcessState.Compensating, state.processState());
         assertTrue(state.isClaimable(later));
-        Attempt again = state.claim("node-b", later, ORDER, SCHEDULER).get(0);
+        Attempt again = state.claim("node-b", later, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals("release", again.operation());
         OffsetDateTime muchLater = again.completeBy().plusSeconds(1);
-        assertFalse(state.giveUpAfterExpiry(muchLater, ORDER, SUPERVISOR));
+        assertFalse(giveUp(state, "reserve", muchLater, ORDER, ExpiryDecision.ERROR));
 
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(StepStatus.CompensationFailed, state.steps().get(0).state());
@@ -435,36 +447,36 @@ class OrderStateTest {
     @Test
     void cancellingAfterAnExpiredAttemptUndoesThatStepToo() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt charge = state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
         OffsetDateTime later = charge.completeBy().plusSeconds(1);
-        state.retryAfterExpiry(later, later.plusSeconds(30), SUPERVISOR);
+        retry(state, "charge", later, later.plusSeconds(30), ORDER);
 
         assertTrue(state.cancel(later, ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn"));
 
         assertEquals(StepStatus.TimedOut, state.steps().get(1).state(), "the expired charge may have been applied");
         assertNull(state.notBefore(), "nothing is in flight, so nothing to wait for");
-        assertEquals("refund", state.claim("node-a", later, ORDER, SCHEDULER).get(0).operation());
+        assertEquals("refund", state.claim("node-a", later, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0).operation());
     }
 
     @Test
     void cancellingAStepInFlightWaitsOutItsCompleteBy() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
         state.cancel(T0.plusSeconds(1), ORDER, Actor.of(Actor.Kind.operator, "ops"), "withdrawn");
 
         assertEquals(reserve.completeBy(), state.notBefore());
         assertFalse(state.isClaimable(T0.plusSeconds(2)));
-        assertEquals("release", state.claim("node-a", reserve.completeBy(), ORDER, SCHEDULER).get(0).operation());
+        assertEquals("release", state.claim("node-a", reserve.completeBy(), ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0).operation());
     }
 
     @Test
     void nothingToUndoEndsCompensatedAtOnce() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
-        assertTrue(state.fail("node-a", reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT).isEmpty());
+        assertTrue(state.fail("node-a", reserve.epoch(), 0, "out of stock", T0, ORDER, AGENT, PausedDispatch.NONE).isEmpty());
 
         assertEquals(ProcessState.Compensated, state.processState());
     }
@@ -472,8 +484,8 @@ class OrderStateTest {
     @Test
     void everyTransitionIsInTheHistory() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        state.succeed("node-a", reserve.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE);
 
         List<String> moves = state.drainHistory().stream()
                 .map(h -> (h.stepName() == null ? "task" : h.stepName()) + ":" + h.fromState() + ">" + h.toState() + "@" + h.actor())
@@ -522,7 +534,7 @@ class OrderStateTest {
     @Test
     void aCompletedStepWhoseNextOperationIsPausedParksTheOrderPendingWithoutFailure() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
 
         List<Attempt> next = state.succeed("node-a", a.epoch(), 0, T0.plusSeconds(1), ORDER, AGENT, paused("charge"));
 
@@ -539,8 +551,8 @@ class OrderStateTest {
     @Test
     void aCompensationWhoseOperationIsPausedParksTheCompensatingOrderAndCancelClearsAForwardPark() {
         OrderState state = pending(ORDER);
-        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
-        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT).get(0);
+        Attempt a = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        Attempt b = state.succeed("node-a", a.epoch(), 0, T0, ORDER, AGENT, PausedDispatch.NONE).get(0);
 
         List<Attempt> undo = state.fail("node-a", b.epoch(), 1, "card declined", T0, ORDER, AGENT, paused("release"));
 
@@ -560,9 +572,9 @@ class OrderStateTest {
     @Test
     void aRetriedOrderParkedOnAPausedOperationShowsNoDeadline() {
         OrderState state = pending(ORDER);
-        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         OffsetDateTime later = reserve.completeBy().plusSeconds(1);
-        state.retryAfterExpiry(later, later, SUPERVISOR);
+        retry(state, "reserve", later, later, ORDER);
 
         assertTrue(state.claim("node-a", later, ORDER, SCHEDULER, "claimed", paused("reserve")).isEmpty());
 
@@ -579,8 +591,8 @@ class OrderStateTest {
             step("notify", null, OnExhausted.COMPENSATE)));
 
     private static List<Attempt> startGroup(OrderState state) {
-        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER).get(0);
-        return state.succeed("node-a", reserve.epoch(), 0, T0, FORKED, AGENT);
+        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        return state.succeed("node-a", reserve.epoch(), 0, T0, FORKED, AGENT, PausedDispatch.NONE);
     }
 
     @Test
@@ -594,13 +606,13 @@ class OrderStateTest {
         assertFalse(state.isCurrent(branches.get(1).epoch(), 1), "one branch's epoch does not answer the other");
         assertFalse(state.holdsToken(1, branches.get(1).token()), "nor its token");
 
-        assertTrue(state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(1), FORKED, AGENT).isEmpty(),
+        assertTrue(state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(1), FORKED, AGENT, PausedDispatch.NONE).isEmpty(),
                 "invoice done, ship still running: nothing starts");
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy(), "the running branch holds the order");
-        Attempt notify = state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(2), FORKED, AGENT).get(0);
+        Attempt notify = state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(2), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("notify", notify.stepName());
-        state.succeed("node-a", notify.epoch(), 3, T0.plusSeconds(3), FORKED, AGENT);
+        state.succeed("node-a", notify.epoch(), 3, T0.plusSeconds(3), FORKED, AGENT, PausedDispatch.NONE);
         assertEquals(ProcessState.Processed, state.processState());
     }
 
@@ -613,28 +625,28 @@ class OrderStateTest {
         state.drainHistory();
 
         // invoice completes first; then ship is refused
-        state.succeed("node-a", invoice.epoch(), 2, T0.plusSeconds(1), FORKED, AGENT);
-        Attempt voidInvoice = state.fail("node-a", ship.epoch(), 1, "no carrier", T0.plusSeconds(2), FORKED, AGENT).get(0);
+        state.succeed("node-a", invoice.epoch(), 2, T0.plusSeconds(1), FORKED, AGENT, PausedDispatch.NONE);
+        Attempt voidInvoice = state.fail("node-a", ship.epoch(), 1, "no carrier", T0.plusSeconds(2), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("void", voidInvoice.operation(), "nothing in flight to wait for: undoing starts at once");
 
         OrderState running = pending(FORKED);
         List<Attempt> both = startGroup(running);
-        running.fail("node-a", both.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(2), FORKED, AGENT);
+        running.fail("node-a", both.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(2), FORKED, AGENT, PausedDispatch.NONE);
         assertEquals(ProcessState.Compensating, running.processState());
         assertEquals(StepStatus.TimedOut, running.steps().get(1).state(), "ship abandoned: its outcome unknown");
         assertNull(running.lockedBy());
         assertEquals(both.get(0).completeBy(), running.notBefore(), "its agent may call until its complete-by");
         assertFalse(running.isCurrent(both.get(0).epoch(), 1), "ship's late reply is stale");
         assertFalse(running.isClaimable(T0.plusSeconds(3)));
-        Attempt cancelShip = running.claim("node-b", both.get(0).completeBy(), FORKED, SCHEDULER).get(0);
+        Attempt cancelShip = running.claim("node-b", both.get(0).completeBy(), FORKED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals("cancel", cancelShip.operation(), "the abandoned branch is undone first (newest)");
-        Attempt release = running.succeed("node-b", cancelShip.epoch(), 1, T0.plusSeconds(40), FORKED, AGENT).get(0);
+        Attempt release = running.succeed("node-b", cancelShip.epoch(), 1, T0.plusSeconds(40), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("release", release.operation());
 
         // back to the first order: invoice completed before ship failed, so invoice is undone, then reserve
-        Attempt release2 = state.succeed("node-a", voidInvoice.epoch(), 2, T0.plusSeconds(3), FORKED, AGENT).get(0);
+        Attempt release2 = state.succeed("node-a", voidInvoice.epoch(), 2, T0.plusSeconds(3), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("release", release2.operation());
-        state.succeed("node-a", release2.epoch(), 0, T0.plusSeconds(4), FORKED, AGENT);
+        state.succeed("node-a", release2.epoch(), 0, T0.plusSeconds(4), FORKED, AGENT, PausedDispatch.NONE);
         assertEquals(ProcessState.Compensated, state.processState());
         assertEquals(StepStatus.Failed, state.steps().get(1).state(), "the refused step was not applied: not undone");
     }
@@ -643,13 +655,13 @@ class OrderStateTest {
     void branchesAreUndoneInReverseOrderOfCompletionNotOfPosition() {
         OrderState state = pending(FORKED);
         List<Attempt> branches = startGroup(state);
-        state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT); // ship first
-        Attempt notify = state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(2), FORKED, AGENT).get(0);
-        Attempt first = state.fail("node-a", notify.epoch(), 3, "mail refused", T0.plusSeconds(3), FORKED, AGENT).get(0);
+        state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT, PausedDispatch.NONE); // ship first
+        Attempt notify = state.succeed("node-a", branches.get(1).epoch(), 2, T0.plusSeconds(2), FORKED, AGENT, PausedDispatch.NONE).get(0);
+        Attempt first = state.fail("node-a", notify.epoch(), 3, "mail refused", T0.plusSeconds(3), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("void", first.operation(), "invoice completed last: undone first");
-        Attempt second = state.succeed("node-a", first.epoch(), 2, T0.plusSeconds(4), FORKED, AGENT).get(0);
+        Attempt second = state.succeed("node-a", first.epoch(), 2, T0.plusSeconds(4), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("cancel", second.operation());
-        Attempt third = state.succeed("node-a", second.epoch(), 1, T0.plusSeconds(5), FORKED, AGENT).get(0);
+        Attempt third = state.succeed("node-a", second.epoch(), 1, T0.plusSeconds(5), FORKED, AGENT, PausedDispatch.NONE).get(0);
         assertEquals("release", third.operation());
     }
 
@@ -659,9 +671,9 @@ class OrderStateTest {
         List<Attempt> branches = startGroup(state);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
         // ship answered in time; invoice did not
-        assertTrue(state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT).isEmpty());
+        assertTrue(state.succeed("node-a", branches.get(0).epoch(), 1, T0.plusSeconds(1), FORKED, AGENT, PausedDispatch.NONE).isEmpty());
         assertEquals(List.of("invoice"), state.expiredSteps(later));
-        state.retryAfterExpiry("invoice", later, later.plusSeconds(5), SUPERVISOR);
+        retry(state, "invoice", later, later.plusSeconds(5), FORKED);
         assertEquals(ProcessState.Pending, state.processState(), "nothing runs: the order waits for the retry");
         assertEquals(later.plusSeconds(5), state.notBefore());
 
@@ -669,13 +681,13 @@ class OrderStateTest {
         List<Attempt> running = startGroup(both);
         // invoice expires while ship still runs (ship's deadline is later: started later)
         OffsetDateTime shipDeadline = running.get(0).completeBy();
-        both.retryAfterExpiry("invoice", later, later.plusSeconds(5), SUPERVISOR);
+        retry(both, "invoice", later, later.plusSeconds(5), FORKED);
         assertEquals(ProcessState.Processing, both.processState(), "ship keeps running");
         assertEquals(StepStatus.Running, both.steps().get(1).state());
         assertEquals(StepStatus.NotStarted, both.steps().get(2).state());
         assertFalse(both.isClaimable(later.plusSeconds(4)));
         assertTrue(both.isClaimable(later.plusSeconds(5)), "the branch's retry is due");
-        Attempt retry = both.claim("node-b", later.plusSeconds(5), FORKED, SCHEDULER).get(0);
+        Attempt retry = both.claim("node-b", later.plusSeconds(5), FORKED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         assertEquals("invoice", retry.stepName());
         assertNull(both.notBefore());
         assertEquals(shipDeadline.isBefore(retry.completeBy()) ? shipDeadline : retry.completeBy(), both.completeBy(),
@@ -690,12 +702,12 @@ class OrderStateTest {
         List<Attempt> branches = startGroup(state);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
         for (int i = 0; i < 2; i++) { // maxRetries 2
-            state.retryAfterExpiry("invoice", later, later, SUPERVISOR);
-            state.claim("node-a", later, FORKED, SCHEDULER);
+            retry(state, "invoice", later, later, FORKED);
+            state.claim("node-a", later, FORKED, SCHEDULER, "claimed", PausedDispatch.NONE);
             later = later.plus(LEASE).plusSeconds(1);
         }
         assertTrue(state.expiredSteps(later).contains("invoice"));
-        assertTrue(state.giveUpAfterExpiry("invoice", later, FORKED, SUPERVISOR));
+        assertTrue(giveUp(state, "invoice", later, FORKED, ExpiryDecision.COMPENSATE));
         assertEquals(ProcessState.Compensating, state.processState());
         assertTrue(state.steps().stream().noneMatch(s -> s.lockedBy() != null), "nothing runs any more");
         assertEquals(StepStatus.TimedOut, state.steps().get(1).state());
@@ -723,9 +735,9 @@ class OrderStateTest {
     @Test
     void aBranchStoppingInErrorKeepsItsAbandonedSiblingsWaitSoThatACancelUndoesAfterIt() {
         OrderState state = pending(FORKED_ERROR);
-        Attempt reserve = state.claim("node-a", T0, FORKED_ERROR, SCHEDULER).get(0);
-        List<Attempt> branches = state.succeed("node-a", reserve.epoch(), 0, T0, FORKED_ERROR, AGENT);
-        state.fail("node-a", branches.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(1), FORKED_ERROR, AGENT);
+        Attempt reserve = state.claim("node-a", T0, FORKED_ERROR, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        List<Attempt> branches = state.succeed("node-a", reserve.epoch(), 0, T0, FORKED_ERROR, AGENT, PausedDispatch.NONE);
+        state.fail("node-a", branches.get(1).epoch(), 2, "invoice refused", T0.plusSeconds(1), FORKED_ERROR, AGENT, PausedDispatch.NONE);
         assertEquals(ProcessState.Error, state.processState());
         assertEquals(branches.get(0).completeBy(), state.notBefore(), "shipping's agent may call until then");
 
@@ -737,12 +749,12 @@ class OrderStateTest {
     @Test
     void aGiveUpDropsAHeldBranchsParkingSoThatTheUndoIsNotHeldByAnotherOperationsPause() {
         OrderState state = pending(FORKED);
-        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER).get(0);
+        Attempt reserve = state.claim("node-a", T0, FORKED, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         List<Attempt> started = state.succeed("node-a", reserve.epoch(), 0, T0, FORKED, AGENT, paused("invoice"));
         assertEquals(List.of("ship"), started.stream().map(Attempt::stepName).toList(), "invoice is held by its pause");
         assertEquals("invoice", state.pausedOn());
 
-        Attempt cancelShip = state.fail("node-a", started.get(0).epoch(), 1, "no carrier", T0.plusSeconds(1), FORKED, AGENT)
+        Attempt cancelShip = state.fail("node-a", started.get(0).epoch(), 1, "no carrier", T0.plusSeconds(1), FORKED, AGENT, PausedDispatch.NONE)
                 .get(0);
         assertEquals(ProcessState.Compensating, state.processState());
         assertNull(state.pausedOn(), "the undo is not parked on the held branch's operation");
@@ -754,16 +766,16 @@ class OrderStateTest {
         OrderState state = pending(FORKED);
         List<Attempt> branches = startGroup(state);
         OffsetDateTime later = T0.plus(LEASE).plusSeconds(1);
-        state.retryAfterExpiry("invoice", later, later.plusSeconds(60), SUPERVISOR);
-        state.retryAfterExpiry("ship", later, later.plusSeconds(1), SUPERVISOR);
+        retry(state, "invoice", later, later.plusSeconds(60), FORKED);
+        retry(state, "ship", later, later.plusSeconds(1), FORKED);
         assertEquals(ProcessState.Pending, state.processState());
         assertEquals(later.plusSeconds(1), state.notBefore(), "the first branch due");
 
-        List<Attempt> retried = state.claim("node-a", later.plusSeconds(1), FORKED, SCHEDULER);
+        List<Attempt> retried = state.claim("node-a", later.plusSeconds(1), FORKED, SCHEDULER, "claimed", PausedDispatch.NONE);
         assertEquals(List.of("ship"), retried.stream().map(Attempt::stepName).toList(), "invoice's backoff is not over");
         assertEquals(later.plusSeconds(60), state.notBefore(), "claimed again when invoice is due");
         assertFalse(state.isClaimable(later.plusSeconds(59)));
-        List<Attempt> second = state.claim("node-a", later.plusSeconds(60), FORKED, SCHEDULER);
+        List<Attempt> second = state.claim("node-a", later.plusSeconds(60), FORKED, SCHEDULER, "claimed", PausedDispatch.NONE);
         assertEquals(List.of("invoice"), second.stream().map(Attempt::stepName).toList());
         assertNull(state.notBefore());
         assertTrue(state.isCurrent(retried.get(0).epoch(), 1) && state.isCurrent(second.get(0).epoch(), 2));

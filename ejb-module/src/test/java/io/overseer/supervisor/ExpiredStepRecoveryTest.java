@@ -23,6 +23,7 @@ import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderState;
+import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;
@@ -144,7 +145,7 @@ class ExpiredStepRecoveryTest {
     void anExpiryPastTheRetriesOfAnErrorStepLeavesTheOrderToAnOperatorAndAlerts() throws Exception {
         OrderState state = reserveDoneChargeRunning();
         Attempt charge = runningAttempt(state);
-        state.succeed("node-a", charge.epoch(), charge.stepSeq(), T0.plusSeconds(3), ORDER, AGENT); // audit starts at T0+3s
+        state.succeed("node-a", charge.epoch(), charge.stepSeq(), T0.plusSeconds(3), ORDER, AGENT, PausedDispatch.NONE); // audit starts at T0+3s
         when(clocks.now()).thenReturn(T0.plusSeconds(3).plus(COMPLETE_BY).plusSeconds(1));
         when(store.lock("o-1")).thenReturn(Optional.of(state));
 
@@ -159,15 +160,15 @@ class ExpiredStepRecoveryTest {
     /** Reserve claimed at T0 by node-a, to complete by T0 + 30 s. */
     private static OrderState claimed() {
         OrderState state = OrderState.pending("o-1", ORDER, T0.minusSeconds(1), Actor.of(Actor.Kind.submission, "node-a"), null);
-        state.claim("node-a", T0, ORDER, SCHEDULER);
+        state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE);
         return state;
     }
 
     /** Reserve completed at T0 + 1 s; charge running from then (to complete by T0 + 31 s). */
     private static OrderState reserveDoneChargeRunning() {
         OrderState state = OrderState.pending("o-1", ORDER, T0.minusSeconds(1), Actor.of(Actor.Kind.submission, "node-a"), null);
-        Attempt reserve = state.claim("node-a", T0.minusSeconds(1), ORDER, SCHEDULER).get(0);
-        state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0, ORDER, AGENT);
+        Attempt reserve = state.claim("node-a", T0.minusSeconds(1), ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
+        state.succeed("node-a", reserve.epoch(), reserve.stepSeq(), T0, ORDER, AGENT, PausedDispatch.NONE);
         return state;
     }
 

@@ -2,7 +2,8 @@ package io.overseer.supervisor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.overseer.supervisor.RecoveryPolicy.Decision.Kind;
+import io.overseer.statestore.ExpiryDecision;
+import io.overseer.statestore.ExpiryDecision.Kind;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.StepDefinition.OnExhausted;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class RecoveryPolicyTest {
     void retriesAfterAnExponentialCappedWait() {
         RecoveryPolicy policy = RecoveryPolicy.of(step(Duration.ofSeconds(1), OnExhausted.COMPENSATE), false);
 
-        assertEquals(new RecoveryPolicy.Decision(Kind.RETRY_LATER, Duration.ofSeconds(1)), policy.onExpired(1));
+        assertEquals(new ExpiryDecision(Kind.RETRY_LATER, Duration.ofSeconds(1)), policy.onExpired(1));
         assertEquals(Duration.ofSeconds(2), policy.onExpired(2).delay());
         assertEquals(Duration.ofSeconds(4), policy.onExpired(3).delay());
     }
