@@ -9,21 +9,11 @@ import java.util.Optional;
  * failure counted, the history told whether its deadline passed or its agent fell silent, and the recovery
  * policy's decision applied.
  */
-final class ExpiredAttempt {
+record ExpiredAttempt(OrderState order, StepState step, OffsetDateTime now, Actor actor, String cause) {
 
-    private final OrderState order;
-    private final StepState step;
-    private final OffsetDateTime now;
-    private final Actor actor;
-    /** Read before the attempt ends: ending it clears the deadlines it names. */
-    private final String cause;
-
-    ExpiredAttempt(OrderState order, StepState step, OffsetDateTime now, Actor actor) {
-        this.order = order;
-        this.step = step;
-        this.now = now;
-        this.actor = actor;
-        this.cause = step.claim().expiryCause(now);
+    /** The expired attempt of {@code step}; its {@code cause} is read before it ends, which clears the deadlines it names. */
+    static ExpiredAttempt of(OrderState order, StepState step, OffsetDateTime now, Actor actor) {
+        return new ExpiredAttempt(order, step, now, actor, step.claim().expiryCause(now));
     }
 
     /** See {@link OrderState#recoverExpired}. */

@@ -3,22 +3,15 @@ package io.overseer.statestore;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.WorkflowDefinition;
 import jakarta.persistence.CascadeType;
-import jakarta.persistence.Column;
-import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
-import jakarta.persistence.EnumType;
-import jakarta.persistence.Enumerated;
 import jakarta.persistence.FetchType;
-import jakarta.persistence.Id;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
-import jakarta.persistence.Version;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -44,58 +37,27 @@ import java.util.Optional;
  * the operation — holding no complete-by, so no wait of it ever counts as a failure. Resuming clears
  * {@code pausedOn} ({@link StateStore#unpark}) and the record is claimed again.
  *
- * <p>Its public methods are the transitions, and only they move it. The concerns they share live beside
- * it, in this package: what the record waits for ({@link Waiting}), which of a stage's steps may start
- * ({@link StageAdmission}), undoing and abandoning ({@link Undoing}), the supervisor's handling of an
- * expired attempt ({@link ExpiredAttempt}), the history ({@link History}), the claim ({@link Claim}), the
- * step lookups ({@link StepRecords}), and the allowed moves ({@link ProcessState#leadsTo},
- * {@link StepState#move}). Those helpers move the record through the package-private primitives below,
- * each of which refuses a move its state machine does not allow.
+ * <p>Its public methods are the transitions, and only they move it. The record's columns and the checked
+ * moves the transitions are built from are {@link OrderRecord}'s; the concerns the transitions share live
+ * beside it, in this package: what the record waits for ({@link Waiting}), which of a stage's steps may
+ * start ({@link StageAdmission}), the forward run ({@link Stage}), undoing and abandoning
+ * ({@link Undoing}), the supervisor's handling of an expired attempt ({@link ExpiredAttempt}), the
+ * history ({@link History}), the claim ({@link Claim}) and the step lookups ({@link StepRecords}).
  */
 @Entity
 @Table(name = "order_state")
-public class OrderState {
+public class OrderState extends OrderRecord {
 
-    @Id
-    @Column(name = "order_id", length = 36)
-    private String orderId;
-    @Column(name = "workflow", nullable = false, length = 64)
-    private String workflow;
-    /** The definition's version the order runs under; null for orders stored before versions (V12). */
-    @Column(name = "workflow_version", length = 16)
-    private String workflowVersion;
-    @Enumerated(EnumType.STRING)
-    @Column(name = "process_state", nullable = false, length = 16)
-    private ProcessState processState;
-    /** A summary of its running attempts' claims (see {@link #summarize}); null when none runs. */
-    @Embedded
-    private Claim claim;
-    /** What it waits for before a scheduler may claim it; null when nothing (see {@link #waitAs}). */
-    @Embedded
-    private Waiting waiting;
-    @Column(name = "failure_count", nullable = false)
-    private int failureCount;
-    @Column(name = "epoch", nullable = false)
-    private long epoch;
-    @Column(name = "last_error", length = ReasonText.MAX_LENGTH)
-    private String lastError;
-    @Column(name = "created_at", nullable = false)
-    private OffsetDateTime createdAt;
-    @Column(name = "updated_at", nullable = false)
-    private OffsetDateTime updatedAt;
-    @Embedded
-    private History history = new History();
-    @Column(name = "notify_submitter", nullable = false)
-    private boolean notifySubmitter;
-    @Version
-    @Column(name = "version", nullable = false)
-    private long version;
     @OneToMany(mappedBy = "task", cascade = CascadeType.ALL, fetch = FetchType.EAGER)
     @OrderBy("seq ASC")
     private List<StepState> steps = new ArrayList<>();
 
     protected OrderState() {
         // for JPA
+    }
+
+    private OrderState(String orderId, String workflow, String workflowVersion, OffsetDateTime now) {
+        super(orderId, workflow, workflowVersion, now);
     }
 
     /** The record as the submission creates it: Pending, not locked, no failures, every step NotStarted. */
@@ -118,27 +80,14 @@ public class OrderState {
         if (stepNames.isEmpty()) {
             throw new IllegalArgumentException("A workflow needs at least one step");
         }
-        OrderState state = new OrderState();
-        state.orderId = orderId;
-        state.workflow = workflow;
-        state.createdAt = now;
+        OrderState state = new OrderState(orderId, workflow, version, now);
         for (int seq = 0; seq < stepNames.size(); seq++) {
             state.steps.add(new StepState(state, seq, stepNames.get(seq), now));
         }
-        state.workflowVersion = version;
         state.waitAs(Waiting.NONE.until(notBefore));
         state.moveTask(ProcessState.Pending, now, actor, "submitted" + (version == null ? "" : " (" + workflow + "@" + version + ")")
                 + (notBefore == null ? "" : "; starts at " + notBefore));
         return state;
-    }
-
-    /** The submitter asked for status notifications (the order has a reply-to). */
-    public void notifySubmitter() {
-        notifySubmitter = true;
-    }
-
-    public boolean submitterNotified() {
-        return notifySubmitter;
     }
 
     /**
@@ -147,9 +96,9 @@ public class OrderState {
      * flow limit: then a not-before says when) — and not parked, and not before its not-before.
      */
     public boolean isClaimable(OffsetDateTime now) {
-        boolean waits = processState == ProcessState.Pending
-                || (processState == ProcessState.Compensating && !held().isHeld())
-                || (processState == ProcessState.Processing && notBefore() != null);
+        boolean waits = processState() == ProcessState.Pending
+                || (processState() == ProcessState.Compensating && !held().isHeld())
+                || (processState() == ProcessState.Processing && notBefore() != null);
         return waits && pausedOn() == null && !waiting().isLater(now);
     }
 
@@ -162,10 +111,10 @@ public class OrderState {
     public List<Attempt> claim(String owner, OffsetDateTime now, WorkflowDefinition definition, Actor actor,
                                String reason, PausedDispatch paused) {
         if (!isClaimable(now)) {
-            throw new IllegalTransitionException(orderId, processState + " locked by " + lockedBy()
+            throw new IllegalTransitionException(orderId(), processState() + " locked by " + lockedBy()
                     + (pausedOn() == null ? "" : ", parked on " + pausedOn()), "claim");
         }
-        if (processState == ProcessState.Compensating) {
+        if (processState() == ProcessState.Compensating) {
             return new Undoing(this).start(owner, now, definition, actor, paused).stream().toList();
         }
         return new Stage(this).start(owner, now, definition, actor, paused, reason);
@@ -173,7 +122,7 @@ public class OrderState {
 
     /** Whether a reply naming this epoch and step answers an attempt now running. */
     public boolean isCurrent(long replyEpoch, int stepSeq) {
-        return held().isHeld() && records().attempt(replyEpoch, stepSeq, epoch).isPresent();
+        return held().isHeld() && records().attempt(replyEpoch, stepSeq, epoch()).isPresent();
     }
 
     /**
@@ -196,7 +145,7 @@ public class OrderState {
                                  WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record success");
         step.unlock();
-        if (processState == ProcessState.Compensating) {
+        if (processState() == ProcessState.Compensating) {
             moveStep(step, StepStatus.Compensated, now, agent, "compensation applied", StepStatus.Compensating);
             return new Undoing(this).continueWith(owner, now, definition, paused).stream().toList();
         }
@@ -207,7 +156,7 @@ public class OrderState {
 
     /** Whether the order's running step waits for {@code event}. */
     public boolean awaits(String event, WorkflowDefinition definition) {
-        return processState == ProcessState.Processing && waitFor(event, definition).isPresent();
+        return processState() == ProcessState.Processing && waitFor(event, definition).isPresent();
     }
 
     private Optional<StepState> waitFor(String event, WorkflowDefinition definition) {
@@ -230,7 +179,7 @@ public class OrderState {
     public List<Attempt> receive(String event, String payload, String owner, OffsetDateTime now,
                                  WorkflowDefinition definition, Actor sender, PausedDispatch paused) {
         if (!awaits(event, definition)) {
-            throw new IllegalTransitionException(orderId, processState + (held().isHeld() ? ", running "
+            throw new IllegalTransitionException(orderId(), processState() + (held().isHeld() ? ", running "
                     + records().locked().stream().map(StepState::name).toList() : ""), "receive event '" + event + "' (not waiting for it)");
         }
         StepState step = waitFor(event, definition).orElseThrow();
@@ -251,7 +200,7 @@ public class OrderState {
                               WorkflowDefinition definition, Actor agent, PausedDispatch paused) {
         StepState step = requireCurrent(replyEpoch, stepSeq, "record failure");
         step.unlock();
-        if (processState == ProcessState.Compensating) {
+        if (processState() == ProcessState.Compensating) {
             moveStep(step, StepStatus.CompensationFailed, now, agent, reason, StepStatus.Compensating);
             toError("compensation of " + step.name() + " failed: " + reason, now, agent);
             return List.of();
@@ -284,7 +233,7 @@ public class OrderState {
             moveStep(step, StepStatus.NotStarted, now, agent, reason, StepStatus.Running);
             moveTask(ProcessState.Pending, now, agent, reason);
         }
-        updatedAt = now;
+        touch(now);
     }
 
     /** Whether the complete-by time of a running attempt has passed, or its heartbeat was missed. */
@@ -295,10 +244,6 @@ public class OrderState {
     /** The names of the steps whose running attempt has expired (a parallel group may have several). */
     public List<String> expiredSteps(OffsetDateTime now) {
         return records().expired(now).stream().map(StepState::name).toList();
-    }
-
-    public boolean isCompensating() {
-        return processState == ProcessState.Compensating;
     }
 
     /** The running step's failure count (of the kind of attempt running) once the current expiry is counted. */
@@ -315,7 +260,7 @@ public class OrderState {
      */
     public Optional<OffsetDateTime> recoverExpired(String stepName, ExpiryDecision decision, OffsetDateTime now,
                                                    WorkflowDefinition definition, Actor actor) {
-        return new ExpiredAttempt(this, running(stepName), now, actor).recover(decision, definition);
+        return ExpiredAttempt.of(this, running(stepName), now, actor).recover(decision, definition);
     }
 
     /**
@@ -339,10 +284,10 @@ public class OrderState {
 
     /** Entries for the transitions made since the last call, to be stored with the record. */
     public List<HistoryEntry> drainHistory() {
-        return history.drain();
+        return history().drain();
     }
 
-    // The primitives the transitions, and their helpers in this package, move the record with.
+    // What needs the steps, besides OrderRecord's moves: the transitions' helpers use these too.
 
     /**
      * Locks {@code step} for a new attempt (the next epoch, a fresh fencing token, its deadlines) and
@@ -353,64 +298,19 @@ public class OrderState {
         String operation = compensation ? spec.compensationOperation().orElseThrow() : spec.operation();
         OffsetDateTime deadline = now.plus(spec.completeBy());
         Duration heartbeat = spec.heartbeat();
-        epoch++;
+        long epoch = nextEpoch(now);
         waitAs(waiting().started());
-        updatedAt = now;
         String token = FenceToken.next();
         step.lock(owner, epoch, deadline, heartbeat == null ? null : now.plus(heartbeat), token,
                 paused.limits(operation) ? operation : null); // the operation is counted only where a limit needs it
         summarize();
-        return new Attempt(orderId, epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
+        return new Attempt(orderId(), epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
                 compensation ? null : spec.event(), records().receivedEvents(definition));
-    }
-
-    /** Parks the waiting record (Pending, or Compensating with nobody on it) on a paused operation. */
-    void park(String operation, OffsetDateTime now, Actor actor) {
-        noteTask(now, actor, StageAdmission.parkedReason(operation));
-        waitAs(waiting().park(operation));
-        updatedAt = now;
-    }
-
-    /**
-     * The waiting record's next attempt is over its operation's flow limit: it waits until
-     * {@code until} (the due-order poller claims it then, or a freed slot's announcement sooner). Said in
-     * the history once, not each time a poll finds the limit still reached.
-     */
-    void throttle(String operation, OffsetDateTime until, OffsetDateTime now, Actor actor) {
-        if (!operation.equals(throttledOn())) {
-            noteTask(now, actor, StageAdmission.throttledReason(operation));
-        }
-        waitAs(waiting().throttle(operation, until));
-        updatedAt = now;
-    }
-
-    /** Counts the failure of {@code step}'s expired attempt, which it ends. */
-    void expire(StepState step) {
-        step.unlock();
-        step.countFailure(isCompensating());
-        failureCount++;
     }
 
     /** The step named, whose running attempt has expired. */
     private StepState running(String stepName) {
         return records().running(stepName).orElseThrow(() -> refusal("find a running attempt of " + stepName));
-    }
-
-    void toError(String reason, OffsetDateTime now, Actor actor) {
-        release();
-        recordError(reason);
-        moveTask(ProcessState.Error, now, actor, reason);
-    }
-
-    /** The only writer of lastError: a refusal's text comes from outside and must fit the column. */
-    void recordError(String reason) {
-        lastError = ReasonText.stored(reason);
-    }
-
-    /** Nothing runs any more (the caller unlocked the steps): the record's summary of them is cleared. */
-    void release() {
-        claim = null;
-        waitAs(waiting().until(null));
     }
 
     /**
@@ -419,131 +319,18 @@ public class OrderState {
      * attempt's own is on its step.
      */
     void summarize() {
-        claim = Claim.summary(records().locked().stream().map(StepState::claim).toList());
-    }
-
-    /** The record's claim; {@link Claim#NONE} when nothing runs. */
-    private Claim held() {
-        return Claim.of(claim);
-    }
-
-    /** What the record waits for; {@link Waiting#NONE} when nothing. */
-    Waiting waiting() {
-        return Waiting.of(waiting);
-    }
-
-    /** The record waits for {@code next} from now on. */
-    void waitAs(Waiting next) {
-        waiting = next.stored();
+        hold(Claim.summary(records().locked().stream().map(StepState::claim).toList()));
     }
 
     private StepState requireCurrent(long replyEpoch, int stepSeq, String transition) {
-        return records().attempt(replyEpoch, stepSeq, epoch).filter(step -> held().isHeld()).orElseThrow(() ->
-                new IllegalTransitionException(orderId, processState + "@epoch " + epoch,
+        return records().attempt(replyEpoch, stepSeq, epoch()).filter(step -> held().isHeld()).orElseThrow(() ->
+                new IllegalTransitionException(orderId(), processState() + "@epoch " + epoch(),
                         transition + " for epoch " + replyEpoch + ", step " + stepSeq));
     }
 
     /** Lookups over the steps' records, in workflow order. */
     StepRecords records() {
         return new StepRecords(steps);
-    }
-
-    /** The refusal of {@code transition} in the record's present state. */
-    IllegalTransitionException refusal(String transition) {
-        return new IllegalTransitionException(orderId, processState, transition);
-    }
-
-    /** Moves the task to {@code to}, as {@link ProcessState#leadsTo} allows, and records it. */
-    void moveTask(ProcessState to, OffsetDateTime now, Actor actor, String reason) {
-        if (processState == null ? to != ProcessState.Pending : !processState.leadsTo(to)) {
-            throw refusal("move to " + to);
-        }
-        history.add(orderId, null, now, actor, processState, to, reason);
-        processState = to;
-        updatedAt = now;
-    }
-
-    /** Records what happened to the task without a change of state (a wait, a pause, a limit). */
-    void noteTask(OffsetDateTime now, Actor actor, String reason) {
-        history.add(orderId, null, now, actor, processState, processState, reason);
-    }
-
-    /** Records what happened to a step without a change of its state (an attempt ended while undoing). */
-    void noteStep(StepState step, OffsetDateTime now, Actor actor, String reason) {
-        history.add(orderId, step.name(), now, actor, step.state(), step.state(), reason);
-    }
-
-    void moveStep(StepState step, StepStatus to, OffsetDateTime now, Actor actor, String reason, StepStatus... from) {
-        StepStatus old = step.move(to, now, from);
-        history.add(orderId, step.name(), now, actor, old, to, reason);
-        updatedAt = now;
-    }
-
-    /** A step done (or timed out) ranks by its place in the history: undoing goes newest first. */
-    void rank(StepState step) {
-        step.rank(history.count());
-    }
-
-    public String orderId() {
-        return orderId;
-    }
-
-    public String workflow() {
-        return workflow;
-    }
-
-    public String workflowVersion() {
-        return workflowVersion;
-    }
-
-    public ProcessState processState() {
-        return processState;
-    }
-
-    public String lockedBy() {
-        return held().lockedBy();
-    }
-
-    public OffsetDateTime completeBy() {
-        return held().completeBy();
-    }
-
-    public OffsetDateTime notBefore() {
-        return waiting().notBefore();
-    }
-
-    public OffsetDateTime heartbeatBy() {
-        return held().heartbeatBy();
-    }
-
-    /** The operation this record waits for, parked while it is paused; null if it is not parked. */
-    public String pausedOn() {
-        return waiting().pausedOn();
-    }
-
-    /** The operation whose flow limit the order waits for; null if none holds it. */
-    public String throttledOn() {
-        return waiting().throttledOn();
-    }
-
-    public int failureCount() {
-        return failureCount;
-    }
-
-    public long epoch() {
-        return epoch;
-    }
-
-    public String lastError() {
-        return lastError;
-    }
-
-    public OffsetDateTime createdAt() {
-        return createdAt;
-    }
-
-    public OffsetDateTime updatedAt() {
-        return updatedAt;
     }
 
     /** The steps' records, in workflow order. */

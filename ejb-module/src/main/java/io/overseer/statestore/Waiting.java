@@ -96,9 +96,8 @@ public class Waiting {
         return notBefore != null && notBefore.isAfter(now) ? this : until(null);
     }
 
-    /** What the record stores: null when it waits for nothing (see the class comment). */
-    Waiting stored() {
-        return notBefore == null && pausedOn == null && throttledOn == null ? null : this;
+    OffsetDateTime notBefore() {
+        return notBefore;
     }
 
     /** Whether its instant is still to come. */
@@ -106,12 +105,13 @@ public class Waiting {
         return notBefore != null && notBefore.isAfter(now);
     }
 
-    OffsetDateTime notBefore() {
-        return notBefore;
-    }
-
     String pausedOn() {
         return pausedOn;
+    }
+
+    /** What the record stores: null when it waits for nothing (see the class comment). */
+    Waiting stored() {
+        return notBefore == null && pausedOn == null && throttledOn == null ? null : this;
     }
 
     String throttledOn() {

@@ -319,6 +319,41 @@ class StateStoreDbTest {
         return store;
     }
 
+    @Test
+    void whatARecordWaitsForAndItsHistoryLengthAreItsOwnColumnsAcrossTransactions() throws Exception {
+        submit("o-1", T0, T0.plusSeconds(60));
+        assertEquals(List.of("10:01:00|-|-|1"), waitingColumns("o-1"), "a delayed start");
+        assertEquals(T0.plusSeconds(60).toInstant(), inStore(store -> store.read("o-1")).orElseThrow().notBefore().toInstant());
+        try (Connection c = db.getConnection()) {
+            update(c, "INSERT INTO dispatch_pause (scope, paused_by, reason, paused_at) VALUES ('reserve-inventory', 'ops',"
+                    + " 'maintenance', ?1)", T0);
+        }
+
+        claim(List.of("o-1"), T0.plusSeconds(61));
+        assertEquals(List.of("-|reserve-inventory|-|2"), waitingColumns("o-1"), "parked: no instant, and said once");
+        try (Connection c = db.getConnection()) {
+            update(c, "DELETE FROM dispatch_pause");
+            update(c, "UPDATE order_state SET paused_on = NULL, throttled_on = 'reserve-inventory' WHERE order_id = 'o-1'");
+        }
+        OrderState limited = inStore(store -> store.read("o-1")).orElseThrow();
+        assertNull(limited.pausedOn());
+        assertEquals("reserve-inventory", limited.throttledOn());
+
+        assertEquals(1, claim(List.of("o-1"), T0.plusSeconds(62)).size());
+        assertEquals(List.of("-|-|-|4"), waitingColumns("o-1"), "running: it waits for nothing");
+        assertEquals(List.of(1, 2, 3, 4), inStore(store -> store.history("o-1")).stream().map(HistoryEntry::seq).toList(),
+                "gapless: each transaction goes on from the length stored with the record");
+    }
+
+    /** What the record waits for and how long its history is, as its columns hold them: not_before (UTC time), paused_on, throttled_on, history_count. */
+    private List<String> waitingColumns(String orderId) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            return strings(c, "SELECT coalesce(to_char(not_before AT TIME ZONE 'UTC', 'HH24:MI:SS'), '-') || '|'"
+                    + " || coalesce(paused_on, '-') || '|' || coalesce(throttled_on, '-') || '|' || history_count"
+                    + " FROM order_state WHERE order_id = ?1", orderId);
+        }
+    }
+
     private <T> T inStore(Function<StateStore, T> work) throws Exception {
         return jpa.inTransaction(em -> work.apply(store(em)));
     }
