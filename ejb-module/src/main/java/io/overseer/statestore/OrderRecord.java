@@ -16,6 +16,10 @@ import java.util.Objects;
  * them — each of which refuses what the state machine does not allow ({@link ProcessState#leadsTo},
  * {@link StepState#move}) and says it in the history. {@link OrderState} builds the pattern's transitions
  * from these moves; nothing else changes the record.
+ *
+ * <p>A mapped superclass, not an embeddable, because these are the entity's own columns (its id and
+ * {@code @Version} among them) and every move needs several of them; the split only lets the state
+ * machine be read without its bookkeeping.
  */
 @MappedSuperclass
 public abstract class OrderRecord {
