@@ -1,0 +1,171 @@
+package io.overseer.scheduler;
+
+import static io.overseer.platform.NativeSql.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.overseer.agent.AgentReply;
+import io.overseer.agent.FlowLimits;
+import io.overseer.messaging.DispatchQueue;
+import io.overseer.notification.AlertPublisher;
+import io.overseer.platform.Clocks;
+import io.overseer.platform.CountedDataSource;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.JpaDatabase;
+import io.overseer.platform.MigratedDatabase;
+import io.overseer.platform.ShutdownGate;
+import io.overseer.statestore.Actor;
+import io.overseer.statestore.Attempt;
+import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderLine;
+import io.overseer.statestore.OrderState;
+import io.overseer.statestore.OrderTransitions;
+import io.overseer.statestore.StoreOver;
+import io.overseer.workflow.StepDefinition;
+import io.overseer.workflow.StepDefinition.OnExhausted;
+import io.overseer.workflow.WorkflowDefinition;
+import io.overseer.workflow.WorkflowRegistry;
+import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
+import jakarta.enterprise.event.Event;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What the scheduler's hot path costs PostgreSQL, counted (not timed): the real {@link Scheduler} over the
+ * real state store, EclipseLink and the migrations, with the agents, the broker and the clock replaced.
+ * Orders run a two-step workflow the way they do at a steady, light rate — each claim and each reply in a
+ * transaction of its own — and the statements sent per order are compared with a budget, so that a change
+ * that adds a statement to the hot path fails here, naming the statements.
+ */
+class HotPathCostDbTest {
+
+    private static final Logger LOG = Logger.getLogger(HotPathCostDbTest.class.getName());
+
+    @RegisterExtension
+    static final PreparedDbExtension DB = MigratedDatabase.extension();
+
+    private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 27, 10, 0, 0, 0, ZoneOffset.UTC);
+    private static final WorkflowDefinition ORDER = new WorkflowDefinition("order", List.of(
+            new StepDefinition("reserve", "reserve-inventory", "release-inventory", Duration.ofSeconds(30), 2, null, null,
+                    OnExhausted.COMPENSATE),
+            new StepDefinition("charge", "charge-payment", "refund-payment", Duration.ofSeconds(30), 2, null, null,
+                    OnExhausted.COMPENSATE)));
+    private static final int ORDERS = 20;
+    /**
+     * Statements per order of a claim and two replies, one order per transaction: 24 before issue 25's
+     * second round (each of the three transactions: lock, load, pause read, updates, 2 history rows, and
+     * the order's contents for the next request).
+     */
+    private static final int BUDGET = 24;
+
+    private static CountedDataSource counted;
+    private static JpaDatabase jpa;
+    @SuppressWarnings("unchecked")
+    private final Event<OrderTransitions> transitions = mock(Event.class);
+    private final List<Attempt> requested = new ArrayList<>();
+    private Scheduler scheduler;
+
+    @BeforeAll
+    static void unit() {
+        counted = new CountedDataSource(DB.getTestDatabase());
+        jpa = JpaDatabase.over(counted.dataSource());
+    }
+
+    @AfterAll
+    static void closeUnit() {
+        jpa.close();
+    }
+
+    @BeforeEach
+    void wiring() throws Exception {
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            update(c, "TRUNCATE customer_order, dispatch_pause, flow_limit CASCADE");
+            update(c, "INSERT INTO workflow_version (workflow, version, definition, first_seen) VALUES (?1, ?2, ?3, ?4)"
+                    + " ON CONFLICT DO NOTHING", ORDER.name(), ORDER.version(), ORDER.canonicalJson(), T0);
+        }
+        scheduler = new Scheduler();
+        scheduler.workflows = mock(WorkflowRegistry.class);
+        when(scheduler.workflows.get(ORDER.name(), ORDER.version())).thenReturn(ORDER);
+        scheduler.agents = mock(AgentGateway.class);
+        doAnswer(call -> requested.add(call.getArgument(0))).when(scheduler.agents).request(any(), any());
+        scheduler.alerts = mock(AlertPublisher.class);
+        scheduler.instance = mock(InstanceIdentity.class);
+        when(scheduler.instance.id()).thenReturn("node-a");
+        scheduler.clocks = mock(Clocks.class);
+        when(scheduler.clocks.now()).thenReturn(T0.plusSeconds(1));
+        scheduler.gate = mock(ShutdownGate.class);
+        when(scheduler.gate.isOpen()).thenReturn(true);
+        scheduler.dispatchQueue = mock(DispatchQueue.class);
+        scheduler.limits = mock(FlowLimits.class);
+        when(scheduler.limits.isEmpty()).thenReturn(true);
+        scheduler.metrics = new SimpleMeterRegistry();
+    }
+
+    @Test
+    void anOrderRunThroughTwoStepsOneTransactionAtATimeStaysWithinItsStatementBudget() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < ORDERS; i++) {
+            String id = "o-" + i;
+            ids.add(id);
+            inScheduler(s -> {
+                s.store.create(new CustomerOrder(id, "c-" + id, List.of(new OrderLine("sku", 1)), T0),
+                        OrderState.pending(id, ORDER, T0, Actor.of(Actor.Kind.submission, "node-a"), null));
+                return null;
+            });
+        }
+        counted.reset();
+
+        for (String id : ids) {
+            assertEquals(1, (int) inScheduler(s -> s.claim(List.of(id))));
+        }
+        for (int step = 0; step < 2; step++) {
+            List<Attempt> attempts = List.copyOf(requested);
+            requested.clear();
+            for (Attempt attempt : attempts) {
+                inScheduler(s -> s.applyReplies(List.of(new AgentReply(attempt.orderId(), attempt.epoch(),
+                        attempt.stepSeq(), attempt.token(), attempt.operation(), AgentReply.Outcome.SUCCEEDED, "ok"))));
+            }
+        }
+
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            assertEquals(List.of("Processed"), io.overseer.platform.NativeSql.strings(c,
+                    "SELECT DISTINCT process_state FROM order_state"), "every order ran through");
+        }
+        List<String> statements = counted.statements();
+        Map<String, Integer> byText = new TreeMap<>();
+        statements.forEach(sql -> byText.merge(sql.replaceAll("\\?[0-9,?]*", "?"), 1, Integer::sum));
+        String breakdown = byText.entrySet().stream().map(e -> e.getValue() + " × " + e.getKey())
+                .reduce("", (a, b) -> a + "\n  " + b);
+        double perOrder = (double) statements.size() / ORDERS;
+        LOG.info(() -> "Per order: " + perOrder + " statements, " + (double) counted.commits() / ORDERS
+                + " commits; statements:" + breakdown);
+        assertTrue(perOrder <= BUDGET, perOrder + " statements per order, budget " + BUDGET + ":" + breakdown);
+        assertTrue(statements.stream().noneMatch(sql -> sql.startsWith("SELECT DISTINCT")),
+                "a record's rows are distinct by their step; no DISTINCT to sort or hash for:" + breakdown);
+    }
+
+    private <T> T inScheduler(Function<Scheduler, T> work) throws Exception {
+        return jpa.inTransaction(em -> {
+            scheduler.store = StoreOver.em(em, transitions);
+            return work.apply(scheduler);
+        });
+    }
+}

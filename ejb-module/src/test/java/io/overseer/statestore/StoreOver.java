@@ -1,0 +1,18 @@
+package io.overseer.statestore;
+
+import jakarta.enterprise.event.Event;
+import jakarta.persistence.EntityManager;
+
+/** The product's state store over a test's entity manager, for database tests of the actors that use it. */
+public final class StoreOver {
+
+    private StoreOver() {
+    }
+
+    public static StateStore em(EntityManager em, Event<OrderTransitions> transitions) {
+        StateStore store = new StateStore();
+        store.em = em;
+        store.transitions = transitions;
+        return store;
+    }
+}
