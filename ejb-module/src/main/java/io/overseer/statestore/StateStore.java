@@ -295,16 +295,25 @@ public class StateStore {
         return load(query.getResultList());
     }
 
-    /** The records of rows this transaction has locked, with their steps, in one query. */
+    /**
+     * The records of rows this transaction has locked, with their steps, in one query. Not {@code SELECT
+     * DISTINCT}: EclipseLink passes a JPQL DISTINCT on to the SQL, where PostgreSQL would sort or hash
+     * every joined row (36 columns, event payloads included) for nothing, since each row holds a distinct
+     * step. The join yields a record once per step; the duplicates are dropped here instead.
+     */
     private List<OrderState> load(List<String> lockedIds) {
         if (lockedIds.isEmpty()) {
             return List.of();
         }
-        return em.createQuery("SELECT DISTINCT s FROM OrderState s LEFT JOIN FETCH s.steps WHERE s.orderId IN :ids",
-                        OrderState.class)
+        return em.createQuery(LOAD_JPQL, OrderState.class)
                 .setParameter("ids", lockedIds)
-                .getResultList();
+                .getResultStream()
+                .distinct() // by identity: one instance per record in the persistence context
+                .toList();
     }
+
+    /** {@link #load}'s query. */
+    static final String LOAD_JPQL = "SELECT s FROM OrderState s LEFT JOIN FETCH s.steps WHERE s.orderId IN :ids";
 
     /**
      * The customer and lines of the given orders, in one query, as plain values. Deliberately not a
