@@ -97,15 +97,15 @@ public class Scheduler {
         return start(store.lockClaimable(orderIds, clocks.now()), reason);
     }
 
-    private int start(List<OrderState> claimable, String reason) {
-        if (claimable.isEmpty()) {
+    private int start(StateStore.Locked claimable, String reason) {
+        if (claimable.states().isEmpty()) {
             return 0;
         }
         OffsetDateTime now = clocks.now();
         Actor scheduler = Actor.of(Actor.Kind.scheduler, instance.id());
-        PausedDispatch paused = dispatchGate();
-        List<Attempt> attempts = new ArrayList<>(claimable.size());
-        for (OrderState state : claimable) {
+        PausedDispatch paused = dispatchGate(claimable.paused());
+        List<Attempt> attempts = new ArrayList<>(claimable.states().size());
+        for (OrderState state : claimable.states()) {
             attempts.addAll(state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()),
                     scheduler, reason, paused));
             store.saveHistory(state);
@@ -120,9 +120,10 @@ public class Scheduler {
      * either, raises a security alert, and is returned so that the caller dead-letters it.
      */
     public List<AgentReply> applyReplies(List<AgentReply> replies) {
-        Map<String, OrderState> locked = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList())
-                .stream().collect(Collectors.toMap(OrderState::orderId, Function.identity()));
-        PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : dispatchGate();
+        StateStore.Locked batch = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList());
+        Map<String, OrderState> locked = batch.states().stream()
+                .collect(Collectors.toMap(OrderState::orderId, Function.identity()));
+        PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : dispatchGate(batch.paused());
         ReplyBatch.Result result = ReplyBatch.apply(locked, replies,
                 state -> workflows.get(state.workflow(), state.workflowVersion()), instance.id(), clocks.now(), paused);
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
@@ -155,7 +156,8 @@ public class Scheduler {
         if (state.received(event, definition)) {
             return EventReceipt.ALREADY_RECEIVED;
         }
-        List<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender, dispatchGate());
+        List<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender,
+                dispatchGate(store.pausedDispatch()));
         store.saveHistory(state);
         request(next);
         reportIfFinal(state);
@@ -163,9 +165,8 @@ public class Scheduler {
         return EventReceipt.RECEIVED;
     }
 
-    /** The pauses, read in this transaction, and the flow limits (if any), enforced in it. */
-    private PausedDispatch dispatchGate() {
-        PausedDispatch paused = store.pausedDispatch();
+    /** The pauses, read (share-locked) in this transaction, and the flow limits (if any), enforced in it. */
+    private PausedDispatch dispatchGate(PausedDispatch paused) {
         return limits.isEmpty() ? paused : paused.limitedBy(new FlowGate(store, limits, metrics));
     }
 

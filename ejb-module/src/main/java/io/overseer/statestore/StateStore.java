@@ -99,6 +99,8 @@ public class StateStore {
      * a resume deletes its row only after the transactions that read it (and may have parked records
      * on it) have committed, and then unparks what they parked. A claim that read no row, because the
      * pause committed after it began, still starts its attempt: a pause holds claims that begin after it.
+     * The claims and replies read the pauses this way inside their lock statements ({@link #PAUSES});
+     * this separate read is for the paths that lock one record (an event's delivery).
      */
     @SuppressWarnings("unchecked")
     public PausedDispatch pausedDispatch() {
@@ -108,6 +110,32 @@ public class StateStore {
 
     /** {@link #pausedDispatch}'s statement; public so that the database tests run the very text the product runs. */
     public static final String PAUSED_SQL = "SELECT scope FROM dispatch_pause FOR SHARE";
+
+    /**
+     * {@link #PAUSED_SQL} as a column of the batch lock statements ({@link #lockClaimableSql}, {@link #lockAllSql}):
+     * the paused scopes, space-separated (operation names have no spaces), or null when nothing is paused.
+     * Every claim and reply transaction read the pauses in a statement of their own, on a table that is
+     * empty unless an operator paused something: one statement per transaction, 3 per order at a light
+     * rate, for nothing. The guarantee is unchanged, because the read is the same read with the same locks
+     * in the same transaction:
+     * <ul>
+     * <li>the pause rows are share-locked until the transaction ends, so a resume's delete (after its
+     * {@code LOCK TABLE … EXCLUSIVE}) waits for every transaction that read the pause and may park records on
+     * it, and then unparks them;</li>
+     * <li>the statement takes its ROW SHARE lock on dispatch_pause when it starts, before it locks any
+     * order row, so a claim or reply queues behind a resume already waiting and reads the pauses it left;
+     * this is also the order a resume takes its locks in (the table, then the parked orders' rows);</li>
+     * <li>an uncorrelated sub-query runs once, when the first row is returned: a statement that locks no
+     * order also reads (and locks) no pause, and needs none, as it parks nothing.</li>
+     * </ul>
+     */
+    static final String PAUSES = "(SELECT string_agg(scope, ' ') FROM (SELECT scope FROM dispatch_pause FOR SHARE) p)";
+
+    /** What a batch lock statement returned: the records, with their steps, and the pauses read with them. */
+    public record Locked(List<OrderState> states, PausedDispatch paused) {
+
+        public static final Locked NONE = new Locked(List.of(), PausedDispatch.NONE);
+    }
 
     /** {@link #unpark}'s statement: ?1 now, ?2 the operation unless {@code all}. */
     public static String unparkSql(boolean all) {
@@ -142,20 +170,23 @@ public class StateStore {
      * holds one is claiming it or moving it on, and a hint for it is then moot.
      */
     @SuppressWarnings("unchecked")
-    public List<OrderState> lockClaimable(Collection<String> orderIds, OffsetDateTime now) {
+    public Locked lockClaimable(Collection<String> orderIds, OffsetDateTime now) {
         if (orderIds.isEmpty()) {
-            return List.of();
+            return Locked.NONE;
         }
         var query = em.createNativeQuery(lockClaimableSql(orderIds.size()));
         query.setParameter(1, now);
         bind(query, 2, orderIds);
-        return load(query.getResultList());
+        return locked(query.getResultList());
     }
 
-    /** {@link #lockClaimable}'s statement for {@code ids} ids: ?1 now, ?2 onwards the ids. */
+    /**
+     * {@link #lockClaimable}'s statement for {@code ids} ids: ?1 now, ?2 onwards the ids. Returns each locked
+     * id with the pauses ({@link #PAUSES}).
+     */
     public static String lockClaimableSql(int ids) {
-        return "SELECT order_id FROM order_state WHERE " + CLAIMABLE
-                + " AND order_id IN (" + placeholders(2, ids) + ") ORDER BY order_id FOR UPDATE SKIP LOCKED";
+        return "SELECT order_id, " + PAUSES + " FROM order_state WHERE " + CLAIMABLE
+                + " AND order_id IN (" + placeholders(2, ids) + ") ORDER BY order_id FOR UPDATE OF order_state SKIP LOCKED";
     }
 
     /**
@@ -285,14 +316,29 @@ public class StateStore {
      * never makes a dispatch hint's claim skip it.
      */
     @SuppressWarnings("unchecked")
-    public List<OrderState> lockAll(Collection<String> orderIds) {
+    public Locked lockAll(Collection<String> orderIds) {
         if (orderIds.isEmpty()) {
-            return List.of();
+            return Locked.NONE;
         }
-        var query = em.createNativeQuery("SELECT order_id FROM order_state WHERE locked_by IS NOT NULL AND order_id IN ("
-                + placeholders(1, orderIds.size()) + ") ORDER BY order_id FOR UPDATE");
+        var query = em.createNativeQuery(lockAllSql(orderIds.size()));
         bind(query, 1, orderIds);
-        return load(query.getResultList());
+        return locked(query.getResultList());
+    }
+
+    /** {@link #lockAll}'s statement for {@code ids} ids (?1 onwards): each locked id with the pauses ({@link #PAUSES}). */
+    public static String lockAllSql(int ids) {
+        return "SELECT order_id, " + PAUSES + " FROM order_state WHERE locked_by IS NOT NULL AND order_id IN ("
+                + placeholders(1, ids) + ") ORDER BY order_id FOR UPDATE OF order_state";
+    }
+
+    /** The rows a batch lock statement returned (id, pauses): the records with their steps, and the pauses. */
+    private Locked locked(List<Object[]> locked) {
+        if (locked.isEmpty()) {
+            return Locked.NONE;
+        }
+        String scopes = (String) locked.get(0)[1]; // the same on every row: one read per statement
+        PausedDispatch paused = scopes == null ? PausedDispatch.NONE : new PausedDispatch(Set.of(scopes.split(" ")));
+        return new Locked(load(locked.stream().map(row -> (String) row[0]).toList()), paused);
     }
 
     /**
@@ -301,10 +347,7 @@ public class StateStore {
      * every joined row (36 columns, event payloads included) for nothing, since each row holds a distinct
      * step. The join yields a record once per step; the duplicates are dropped here instead.
      */
-    private List<OrderState> load(List<String> lockedIds) {
-        if (lockedIds.isEmpty()) {
-            return List.of();
-        }
+    private List<OrderState> load(Collection<String> lockedIds) {
         return em.createQuery(LOAD_JPQL, OrderState.class)
                 .setParameter("ids", lockedIds)
                 .getResultStream()

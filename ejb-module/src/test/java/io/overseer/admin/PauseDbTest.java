@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.overseer.platform.MigratedDatabase;
+import io.overseer.platform.NativeSql;
 import io.overseer.statestore.StateStore;
 import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
 import java.sql.Connection;
@@ -75,7 +76,8 @@ class PauseDbTest {
     void aResumeWaitsForTheSchedulerThatReadThePauseAndThenUnparksWhatItParked() throws Exception {
         try (Connection scheduler = db.getConnection()) {
             scheduler.setAutoCommit(false);
-            assertEquals(List.of("charge-payment"), strings(scheduler, StateStore.PAUSED_SQL));
+            // The claim's lock statement locks o-1 and reads (share-locks) the pauses in one statement.
+            assertEquals(List.of("o-1 charge-payment"), claim(scheduler));
 
             CompletableFuture<List<String>> resumed = CompletableFuture.supplyAsync(() -> {
                 try (Connection operator = db.getConnection()) {
@@ -96,9 +98,9 @@ class PauseDbTest {
             CompletableFuture<List<String>> later = CompletableFuture.supplyAsync(() -> {
                 try (Connection next = db.getConnection()) {
                     next.setAutoCommit(false);
-                    List<String> paused = strings(next, StateStore.PAUSED_SQL);
+                    List<String> claimed = claim(next);
                     next.commit();
-                    return paused;
+                    return claimed;
                 } catch (SQLException e) {
                     throw new IllegalStateException(e);
                 }
@@ -111,10 +113,23 @@ class PauseDbTest {
             scheduler.commit();
 
             assertEquals(List.of("o-1"), resumed.get(10, TimeUnit.SECONDS), "the resume unparks what was parked meanwhile");
-            assertEquals(List.of(), later.get(10, TimeUnit.SECONDS), "and then finds nothing paused");
+            assertEquals(List.of("o-1 null"), later.get(10, TimeUnit.SECONDS),
+                    "and then claims the unparked order and finds nothing paused");
         }
         try (Connection c = db.getConnection()) {
             assertEquals(List.of(), strings(c, "SELECT order_id FROM order_state WHERE paused_on IS NOT NULL"));
         }
+    }
+
+    /** The scheduler's claim statement for o-1: each locked id with the pauses it read ("id pauses"). */
+    private static List<String> claim(Connection scheduler) throws SQLException {
+        List<String> rows = new java.util.ArrayList<>();
+        try (var statement = NativeSql.prepare(scheduler, StateStore.lockClaimableSql(1), NOW, "o-1");
+             var result = statement.executeQuery()) {
+            while (result.next()) {
+                rows.add(result.getString(1) + " " + result.getString(2));
+            }
+        }
+        return rows;
     }
 }

@@ -118,7 +118,7 @@ class SchedulerTest {
     void whatTheStoreLetsItClaimIsClaimedByThisInstanceAndRequestedOfTheAgents() {
         OrderState first = pending("o-1");
         OrderState second = pending("o-2");
-        when(store.lockClaimable(List.of("o-1", "o-2", "o-3"), T0.plusSeconds(5))).thenReturn(List.of(first, second));
+        when(store.lockClaimable(List.of("o-1", "o-2", "o-3"), T0.plusSeconds(5))).thenReturn(locked(first, second));
 
         assertEquals(2, scheduler.claim(List.of("o-1", "o-2", "o-3")), "o-3 held elsewhere or no longer claimable");
 
@@ -132,12 +132,13 @@ class SchedulerTest {
         assertEquals(List.of("o-1:reserve-inventory", "o-2:reserve-inventory"), requested.getAllValues().stream()
                 .map(a -> a.orderId() + ":" + a.operation()).toList());
         assertEquals(T0.plusSeconds(5).plus(COMPLETE_BY), requested.getValue().completeBy());
+        verify(store, never()).pausedDispatch(); // read with the claim's lock statement, not in one of its own
     }
 
     @Test
     void theHistorySaysWhyAnOrderWasClaimed() {
         OrderState stranded = pending("o-1");
-        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(List.of(stranded));
+        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(locked(stranded));
 
         scheduler.claimStranded(List.of("o-1"));
 
@@ -145,8 +146,8 @@ class SchedulerTest {
     }
 
     @Test
-    void nothingClaimableMeansNoPauseReadAndNoRequest() {
-        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(List.of());
+    void nothingClaimableMeansNoSeparatePauseReadAndNoRequest() {
+        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(locked());
 
         assertEquals(0, scheduler.claimDue(List.of("o-1")));
 
@@ -157,8 +158,8 @@ class SchedulerTest {
     @Test
     void aClaimOfAPausedOperationParksTheOrderAndRequestsNothing() {
         OrderState state = pending("o-1");
-        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(List.of(state));
-        when(store.pausedDispatch()).thenReturn(new PausedDispatch(Set.of("reserve-inventory")));
+        when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5)))
+                .thenReturn(new StateStore.Locked(List.of(state), new PausedDispatch(Set.of("reserve-inventory"))));
 
         assertEquals(0, scheduler.claim(List.of("o-1")));
 
@@ -171,7 +172,7 @@ class SchedulerTest {
     void aSuccessMovesTheOrderToAnEventWaitThatNoAgentIsAskedFor() {
         OrderState state = pending("o-1");
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
-        when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
+        when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
 
         List<AgentReply> forged = scheduler.applyReplies(List.of(reply(reserve, reserve.token(), Outcome.SUCCEEDED)));
 
@@ -186,7 +187,7 @@ class SchedulerTest {
         OrderState state = pending("o-1");
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
         state.drainHistory();
-        when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
+        when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
         AgentReply forged = reply(reserve, "not-the-token", Outcome.SUCCEEDED);
 
         assertEquals(List.of(forged), scheduler.applyReplies(List.of(forged)));
@@ -199,8 +200,8 @@ class SchedulerTest {
     }
 
     @Test
-    void aReplyForAnOrderNoLongerRunningReadsNoPauseAndChangesNothing() {
-        when(store.lockAll(List.of("o-9"))).thenReturn(List.of());
+    void aReplyForAnOrderNoLongerRunningReadsNoSeparatePauseAndChangesNothing() {
+        when(store.lockAll(List.of("o-9"))).thenReturn(locked());
 
         assertEquals(List.of(), scheduler.applyReplies(List.of(new AgentReply("o-9", 4, 0, "t", "reserve-inventory",
                 Outcome.SUCCEEDED, "late"))));
@@ -237,7 +238,7 @@ class SchedulerTest {
     void aRefusalOfAStepThatGivesUpToAnOperatorRaisesAnAlert() {
         OrderState state = waitingForApproval();
         Attempt charge = state.receive("approval", "{}", "node-a", T0.plusSeconds(2), ORDER, SCHEDULER, PausedDispatch.NONE).get(0);
-        when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
+        when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
 
         scheduler.applyReplies(List.of(reply(charge, charge.token(), Outcome.FAILED)));
 
@@ -249,7 +250,7 @@ class SchedulerTest {
     void eachReplyOfALimitedOperationFreesASlotForARecordWaitingForIt() {
         OrderState state = pending("o-1");
         Attempt reserve = state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", PausedDispatch.NONE).get(0);
-        when(store.lockAll(List.of("o-1"))).thenReturn(List.of(state));
+        when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
         when(limits.isEmpty()).thenReturn(false);
         when(limits.limits("reserve-inventory")).thenReturn(true);
         when(store.releaseThrottled("reserve-inventory", 1)).thenReturn(List.of("o-7"));
@@ -282,5 +283,10 @@ class SchedulerTest {
     private static String lastReason(OrderState state, String toState) {
         List<HistoryEntry> entries = new ArrayList<>(state.drainHistory());
         return entries.stream().filter(e -> e.toState().equals(toState)).reduce((a, b) -> b).orElseThrow().reason();
+    }
+
+    /** What the store's batch lock returns: the records, nothing paused (the pauses come with the lock statement). */
+    private static StateStore.Locked locked(OrderState... states) {
+        return new StateStore.Locked(List.of(states), PausedDispatch.NONE);
     }
 }

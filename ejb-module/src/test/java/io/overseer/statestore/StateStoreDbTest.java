@@ -171,14 +171,14 @@ class StateStoreDbTest {
         submit("o-1", T0);
         submit("o-2", T0);
         submit("o-3", T0, T0.plusMinutes(5));
-        assertEquals(List.of(), inStore(store -> store.lockClaimable(List.of(), T0)));
+        assertEquals(StateStore.Locked.NONE, inStore(store -> store.lockClaimable(List.of(), T0)));
 
         EntityManager holder = jpa.begin();
         try {
-            assertEquals(List.of("o-1"), ids(store(holder).lockClaimable(List.of("o-1"), T0.plusSeconds(1))));
+            assertEquals(List.of("o-1"), ids(store(holder).lockClaimable(List.of("o-1"), T0.plusSeconds(1)).states()));
             List<OrderState> claimable = inStore(store -> {
                 store.em.createNativeQuery("SET LOCAL lock_timeout = '5s'").executeUpdate(); // a wait fails, not hangs
-                return store.lockClaimable(List.of("o-1", "o-2", "o-3"), T0.plusSeconds(1));
+                return store.lockClaimable(List.of("o-1", "o-2", "o-3"), T0.plusSeconds(1)).states();
             });
             assertEquals(List.of("o-2"), ids(claimable), "o-1 held: skipped; o-3 not due");
             assertEquals(2, claimable.get(0).steps().size(), "loaded with its steps");
@@ -193,7 +193,7 @@ class StateStoreDbTest {
                     "SELECT process_state || ':' || locked_by || ':' || epoch || ':' || (SELECT epoch FROM step_state"
                             + " WHERE order_id = ?1 AND seq = 0) FROM order_state WHERE order_id = ?1", "o-2"));
         }
-        assertEquals(List.of(), ids(inStore(store -> store.lockClaimable(List.of("o-2"), T0.plusSeconds(3)))),
+        assertEquals(List.of(), ids(inStore(store -> store.lockClaimable(List.of("o-2"), T0.plusSeconds(3)).states())),
                 "claimed: no longer claimable");
         assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(COMPLETE_BY).plusSeconds(1), 10)));
         assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(HEARTBEAT).plusSeconds(1), 10)),
@@ -209,17 +209,17 @@ class StateStoreDbTest {
         submit("o-1", T0);
         submit("o-2", T0);
         claim(List.of("o-1"), T0);
-        assertEquals(List.of(), inStore(store -> store.lockAll(List.of())));
+        assertEquals(StateStore.Locked.NONE, inStore(store -> store.lockAll(List.of())));
 
         EntityManager holder = jpa.begin();
         try {
-            List<OrderState> locked = store(holder).lockAll(List.of("o-2", "o-1", "nobody"));
-            assertEquals(List.of("o-1"), ids(locked));
-            assertEquals(List.of("o-2"), ids(inStore(store -> store.lockClaimable(List.of("o-1", "o-2"), T0))),
+            StateStore.Locked locked = store(holder).lockAll(List.of("o-2", "o-1", "nobody"));
+            assertEquals(List.of("o-1"), ids(locked.states()));
+            assertEquals(List.of("o-2"), ids(inStore(store -> store.lockClaimable(List.of("o-1", "o-2"), T0).states())),
                     "the unclaimed record was not locked: its claim is not held up");
             CompletableFuture<List<OrderState>> waiting = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return inStore(store -> store.lockAll(List.of("o-1")));
+                    return inStore(store -> store.lockAll(List.of("o-1")).states());
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -259,6 +259,16 @@ class StateStoreDbTest {
                     + " 'maintenance', ?1)", T0);
         }
         assertEquals(new PausedDispatch(java.util.Set.of("reserve-inventory")), inStore(StateStore::pausedDispatch));
+        try (Connection c = db.getConnection()) {
+            update(c, "INSERT INTO dispatch_pause (scope, paused_by, reason, paused_at) VALUES ('refund-payment', 'ops',"
+                    + " 'maintenance', ?1)", T0);
+        }
+        assertEquals(new PausedDispatch(java.util.Set.of("reserve-inventory", "refund-payment")),
+                inStore(store -> store.lockClaimable(List.of("o-3"), T0).paused()), "read with the lock statement too");
+        assertEquals(StateStore.Locked.NONE, inStore(store -> store.lockAll(List.of("o-3"))), "nothing locked, nothing read");
+        try (Connection c = db.getConnection()) {
+            update(c, "DELETE FROM dispatch_pause WHERE scope = 'refund-payment'");
+        }
 
         claim(List.of("o-1", "o-2"), T0.plusSeconds(1));
         assertNull(inStore(store -> store.read("o-3")).orElseThrow().pausedOn());
@@ -370,13 +380,13 @@ class StateStoreDbTest {
         });
     }
 
-    /** As the scheduler claims: lock what is claimable, claim each under the pauses read, store the history. */
+    /** As the scheduler claims: lock what is claimable, claim each under the pauses read with it, store the history. */
     private List<Attempt> claim(List<String> orderIds, OffsetDateTime now) throws Exception {
         return inStore(store -> {
-            PausedDispatch paused = store.pausedDispatch();
+            StateStore.Locked locked = store.lockClaimable(orderIds, now);
             List<Attempt> attempts = new ArrayList<>();
-            for (OrderState state : store.lockClaimable(orderIds, now)) {
-                attempts.addAll(state.claim("node-a", now, ORDER, SCHEDULER, "claimed", paused));
+            for (OrderState state : locked.states()) {
+                attempts.addAll(state.claim("node-a", now, ORDER, SCHEDULER, "claimed", locked.paused()));
                 store.saveHistory(state);
             }
             return attempts;
