@@ -181,13 +181,26 @@ public class AdminQueries {
     /** The oldest order not yet in a final state, if any. */
     @SuppressWarnings("unchecked")
     public Optional<Waiting> oldestWaiting() {
-        List<Object[]> rows = em.createNativeQuery("SELECT order_id, process_state, created_at FROM order_state"
-                        + " WHERE process_state IN ('Pending', 'Processing', 'Compensating')"
-                        + " ORDER BY created_at, order_id LIMIT 1")
-                .getResultList();
+        List<Object[]> rows = em.createNativeQuery(OLDEST_WAITING_SQL).getResultList();
         OffsetDateTime now = clocks.now();
         return rows.stream().findFirst().map(row -> new Waiting((String) row[0], ProcessState.valueOf((String) row[1]),
                 utc(row[2]), Math.max(0, Duration.between(utc(row[2]), now).toSeconds())));
+    }
+
+    /**
+     * {@link #oldestWaiting}'s statement: the oldest of each live state, each the first entry of its range
+     * of order_state_listing_by_state, then the oldest of the three. One ORDER BY over the three states
+     * together walked order_state_listing from the oldest order, past every finished one (20,330 index
+     * entries for 20,000 finished orders), on each of the console's 2 s polls. Package-private so that the
+     * database tests run the very text.
+     */
+    static final String OLDEST_WAITING_SQL = "SELECT order_id, process_state, created_at FROM ("
+            + oldestIn("Pending") + " UNION ALL " + oldestIn("Processing") + " UNION ALL " + oldestIn("Compensating")
+            + ") oldest ORDER BY created_at, order_id LIMIT 1";
+
+    private static String oldestIn(String state) {
+        return "(SELECT order_id, process_state, created_at FROM order_state WHERE process_state = '" + state + "'"
+                + " ORDER BY created_at, order_id LIMIT 1)";
     }
 
     /** The orders in Error that have waited longest for an operator, up to {@code limit}. */

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The overview's counts by state on PostgreSQL with the migrations: {@link FinishedTally} keeps telling the
  * truth (the same figures as a count of the whole table) as orders finish, late commits included, and the
- * statements a sample runs read only the index entries of live and recently finished orders, not the
- * finished ones piling up.
+ * overview's statements (its counts, and the oldest waiting order) read only the index entries of live and
+ * recently finished orders, not the finished ones piling up.
  */
 class FinishedTallyDbTest {
 
@@ -67,9 +68,9 @@ class FinishedTallyDbTest {
     }
 
     @Test
-    void aSampleReadsTheIndexesOfLiveAndRecentlyFinishedOrdersNotTheFinishedOnes() throws Exception {
+    void theOverviewReadsTheIndexesOfLiveAndRecentlyFinishedOrdersNotTheFinishedOnes() throws Exception {
         orders("many-p", 20_000, "Processed", T0.minusDays(3));
-        orders("live", 30, "Pending", T0);
+        orders("live", 30, "Pending", T0.minusSeconds(1));
         orders("running", 30, "Processing", T0);
         orders("error", 5, "Error", T0);
         try (Connection c = DB.getTestDatabase().getConnection()) {
@@ -80,6 +81,13 @@ class FinishedTallyDbTest {
             assertTrue(recent.contains("order_state_finished") && !recent.contains("Seq Scan"), recent);
             String settle = plan(c, "EXPLAIN " + FinishedTally.SETTLE_SQL, T0.minusMinutes(20), T0.minusMinutes(10));
             assertTrue(settle.contains("order_state_finished") && !settle.contains("Seq Scan"), settle);
+            // The console's oldest waiting order: the first entry of each live state's range, not a walk past
+            // every finished order.
+            String oldest = plan(c, "EXPLAIN ANALYZE " + AdminQueries.OLDEST_WAITING_SQL);
+            assertTrue(oldest.contains("order_state_listing_by_state") && !oldest.contains("Rows Removed by Filter")
+                    && !oldest.contains("Seq Scan"), oldest);
+            assertEquals(List.of("live-1"), strings(c, AdminQueries.OLDEST_WAITING_SQL.replace("order_id, process_state,"
+                    + " created_at FROM (", "order_id FROM (")), "the oldest, by created_at and then id");
         }
     }
 
