@@ -147,6 +147,10 @@ public class Scheduler {
      * with {@link io.overseer.statestore.IllegalTransitionException}.
      */
     public EventReceipt deliver(String orderId, String event, String payload, Actor sender) {
+        // The pauses before the order's row, as the claims and reply batches read them (in their lock
+        // statements) and as a resume locks (the pause table, then the parked orders): one lock order for
+        // all, so that a resume waiting for a reply batch that waits for this row is no deadlock.
+        PausedDispatch paused = store.pausedDispatch();
         Optional<OrderState> locked = store.lock(orderId);
         if (locked.isEmpty()) {
             return EventReceipt.UNKNOWN_ORDER;
@@ -157,7 +161,7 @@ public class Scheduler {
             return EventReceipt.ALREADY_RECEIVED;
         }
         List<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender,
-                dispatchGate(store.pausedDispatch()));
+                dispatchGate(paused));
         store.saveHistory(state);
         request(next);
         reportIfFinal(state);

@@ -224,6 +224,9 @@ class SchedulerTest {
         assertEquals("charge-payment", requested.getValue().operation());
         assertEquals(Map.of("approval", "{\"ok\":true}"), requested.getValue().events());
         verify(store).saveHistory(state);
+        var lockOrder = org.mockito.Mockito.inOrder(store);
+        lockOrder.verify(store).pausedDispatch(); // the pause table before the order's row, as every other path
+        lockOrder.verify(store).lock("o-1");
     }
 
     @Test
