@@ -32,6 +32,7 @@ final class OperationHandler {
     }
 
     void handle(HttpExchange exchange, String operation) throws IOException {
+        long started = System.nanoTime();
         counters.request();
         if (!FaultRule.OPERATION_NAME.matcher(operation).matches()) {
             throw ProblemException.badRequest("Operation name must match [a-z0-9-]{1,64}");
@@ -41,6 +42,9 @@ final class OperationHandler {
             perform(exchange, operation);
         } finally {
             counters.traffic().leave(operation);
+            // The service's own time: an answer is written by now; a refusal is decided (its problem
+            // body is written just after, by the routes), a hang has been released.
+            counters.serviceTimes().record(operation, System.nanoTime() - started);
         }
     }
 

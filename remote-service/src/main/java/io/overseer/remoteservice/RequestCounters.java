@@ -9,9 +9,14 @@ final class RequestCounters {
     private final AtomicLong replays = new AtomicLong();
     private final AtomicLong faultsInjected = new AtomicLong();
     private final OperationTraffic traffic = new OperationTraffic();
+    private final ServiceTimes serviceTimes = new ServiceTimes();
 
     OperationTraffic traffic() {
         return traffic;
+    }
+
+    ServiceTimes serviceTimes() {
+        return serviceTimes;
     }
 
     void request() {
@@ -28,12 +33,13 @@ final class RequestCounters {
 
     StatsView withLedger(LedgerCounts ledger) {
         return new StatsView(ledger.applied(), ledger.appliedTwice(), replays.get(), requests.get(),
-                faultsInjected.get(), ledger.byOperation());
+                faultsInjected.get(), ledger.byOperation(), serviceTimes.view());
     }
 
     void reset() {
         requests.set(0);
         replays.set(0);
         faultsInjected.set(0);
+        serviceTimes.clear();
     }
 }

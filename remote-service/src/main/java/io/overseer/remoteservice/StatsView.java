@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * Body of {@code GET /stats}. {@code applied} and {@code appliedTwice} come from the durable ledger;
- * {@code replays}, {@code requests} and {@code faultsInjected} count since start (or the last clear).
+ * {@code replays}, {@code requests}, {@code faultsInjected} and {@code serviceTime} (the simulator's own
+ * time per call, per operation: {@link ServiceTimes}) count since start (or the last clear).
  */
-@JsonPropertyOrder({"applied", "appliedTwice", "replays", "requests", "faultsInjected", "byOperation"})
+@JsonPropertyOrder({"applied", "appliedTwice", "replays", "requests", "faultsInjected", "byOperation", "serviceTime"})
 record StatsView(long applied, long appliedTwice, long replays, long requests, long faultsInjected,
-                 Map<String, Long> byOperation) {
+                 Map<String, Long> byOperation, Map<String, ServiceTimes.View> serviceTime) {
 }
