@@ -213,24 +213,34 @@ public final class Bench {
         JSON.writeValue(plotDir.resolve("results.json").toFile(), json);
         if (!run.problems.isEmpty()) {
             Path failed = o.root().resolve("target/bench/failed-report.md");
-            Files.writeString(failed, section);
+            writeReport(failed, section, true);
             Log.info("FAILED: " + run.problems.size() + " problems; report in " + failed + " (not in " + o.report() + ")");
             return 1;
         }
         if (o.saveBaseline()) {
             JSON.writeValue(o.root().resolve("benchmarks/results/baseline.json").toFile(), json);
         }
-        if (o.quick()) {
-            Files.writeString(o.report(), section);
-        } else {
-            Files.writeString(o.report(), "\n" + section, StandardOpenOption.APPEND);
-        }
+        writeReport(o.report(), o.quick() ? section : "\n" + section, o.quick());
         Log.info("report written to " + o.report() + ", plots and results.json in " + plotDir);
         if (!run.peers.failures.isEmpty() && !o.withoutPeers()) {
             Log.info("peers or ceilings not measured: " + run.peers.failures);
             return 3;
         }
         return 0;
+    }
+
+    /**
+     * Writes the section to {@code report}, replacing it ({@code replace}) or appending to it, creating the file and
+     * its directories when missing: a --report naming a new file must not fail after the whole run (it did, with
+     * NoSuchFileException, on 2026-11-27).
+     */
+    static void writeReport(Path report, String section, boolean replace) throws java.io.IOException {
+        Path parent = report.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(report, section, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                replace ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.APPEND);
     }
 
     private static Map<String, Double> readBaseline(Path file) throws Exception {
