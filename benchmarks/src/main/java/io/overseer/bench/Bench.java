@@ -29,6 +29,7 @@ public final class Bench {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm");
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+    private static final int IDLE_SECONDS = 20;
     /** Held (never closed) until the JVM exits: an unreachable channel would be closed and its lock released. */
     private static java.nio.channels.FileChannel lockFile;
 
@@ -125,7 +126,9 @@ public final class Bench {
         Simulator simulator = new Simulator(stack.simulatorUrl());
         run.sampler = new Sampler(stack.serverPid());
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId);
+        CostMeter costs = new CostMeter(stack, new BrokerCounters(o.consolePort(), "demo", "demo"), simulator);
+        costs.prepare();
+        PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId, costs);
         RestOrders rest = new RestOrders(stack.baseUrl());
         int c = o.clients();
 
@@ -141,6 +144,13 @@ public final class Bench {
         }
         run.problems.addAll(phases.run("warmup-noop", "warm-up", PhaseRunner.Kind.OVERHEAD, run.warmupOrders, c, 0, 1, 0,
                 true, p -> rest.submitter(p, "noop")).problems());
+
+        // The idle background, measured so that each phase's counts (which include it) can be judged.
+        Log.info("idle background: " + IDLE_SECONDS + " s with no orders");
+        CostMeter.Snapshot idleStart = costs.settleAndTake();
+        Thread.sleep(IDLE_SECONDS * 1000L);
+        run.idle = CostMeter.perSecond(idleStart, costs.take());
+        Log.info("idle background " + run.idle.summary("second"));
 
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));

@@ -26,6 +26,8 @@ final class BenchRun {
     Map<String, Double> baseline = Map.of();
     final List<String> plots = new ArrayList<>();
     String plotDirRelative;
+    /** The idle background per second (no orders), measured after the warm-up; null if not measured. */
+    CostMeter.Costs idle;
 
     /** The figures that later runs compare with, by name. */
     Map<String, Double> figures() {
@@ -40,6 +42,16 @@ final class BenchRun {
                 f.put(p.name() + ".p99Ms", p.p(99));
             }
             f.put(p.name() + ".maxRssMiB", p.maxRssMiB());
+            if (p.costs() != null) {
+                f.put(p.name() + ".cpuMsPerOrder", p.costs().cpuTotalMs());
+                for (int i = 0; i < CostMeter.PROCESSES.length; i++) {
+                    f.put(p.name() + ".cpuMsPerOrder." + CostMeter.PROCESSES[i], p.costs().cpuMs()[i]);
+                }
+                f.put(p.name() + ".commitsPerOrder", p.costs().commits());
+                f.put(p.name() + ".statementsPerOrder", p.costs().statements());
+                f.put(p.name() + ".messagesPerOrder", p.costs().messages());
+                f.put(p.name() + ".simulatorMsPerCall", p.costs().simulatorMsPerCall());
+            }
         });
         peers.results.forEach((name, n) -> f.put(name, n.path("value").asDouble()));
         return f;

@@ -153,6 +153,25 @@ final class BenchStack implements AutoCloseable {
         return pids;
     }
 
+    /**
+     * The processes whose CPU a phase's costs count, in {@link CostMeter#PROCESSES} order: the application server,
+     * the broker, PostgreSQL's postmaster and the simulator, looked up now (a restarted one has a new pid); -1 for
+     * one not found.
+     */
+    long[] costPids() {
+        List<ProcessHandle> tree = launcher == null ? List.of() : launcher.toHandle().descendants().toList();
+        List<Long> postgres = postgresPids();
+        return new long[] {
+            find(tree, options.runtime().commandLineMarker()),
+            find(tree, "org.apache.activemq.artemis.boot.Artemis"),
+            postgres.isEmpty() ? -1 : postgres.get(0),
+            find(tree, "remote-service.jar")};
+    }
+
+    private static long find(List<ProcessHandle> tree, String marker) {
+        return tree.stream().filter(h -> commandLine(h).contains(marker)).mapToLong(ProcessHandle::pid).findFirst().orElse(-1);
+    }
+
     /** PostgreSQL is started by pg_ctl and is no descendant of the launcher: its postmaster.pid says who it is. */
     private List<Long> postgresPids() {
         Path pidFile = runDir.resolve("data/postgres/postmaster.pid");

@@ -19,6 +19,7 @@ record PhaseResult(
         List<Double> latenciesMs, // sorted
         double maxRssMiB,
         double[] load1,         // min, mean, max of the 1-minute load average
+        CostMeter.Costs costs,  // per order: CPU-ms per process, commits, statements, messages; null if not counted
         List<String> problems) {
 
     double p(double percentile) {

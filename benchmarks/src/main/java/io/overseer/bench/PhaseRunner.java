@@ -20,13 +20,16 @@ final class PhaseRunner {
     private final Sampler sampler;
     private final Path plotDir;
     private final String runId;
+    private final CostMeter costs;
 
-    PhaseRunner(Db db, Simulator simulator, Sampler sampler, Path plotDir, String runId) {
+    /** {@code costs} counts what each measured phase cost; null counts nothing (warm-up). */
+    PhaseRunner(Db db, Simulator simulator, Sampler sampler, Path plotDir, String runId, CostMeter costs) {
         this.db = db;
         this.simulator = simulator;
         this.sampler = sampler;
         this.plotDir = plotDir;
         this.runId = runId;
+        this.costs = costs;
     }
 
     /** Customer ids of a phase start with this; the database tells its orders apart by it. */
@@ -39,11 +42,14 @@ final class PhaseRunner {
         Log.info(name + ": " + orders + " orders" + (rate > 0 ? String.format(" paced at %.1f/s", rate) : ", " + clients + " clients"));
         sampler.phase(name);
         Simulator.Stats before = simulator.stats();
+        boolean counted = costs != null && !name.startsWith("warmup");
+        CostMeter.Snapshot costsBefore = counted ? costs.take() : null;
         Load.Result submitted = Load.run(orders, clients, rate, load.submitter(prefix(name)));
         Log.info(String.format("%s: submitted in %.1f s (%.0f/s), %d failed%s", name, submitted.seconds(),
                 submitted.perSecond(), submitted.failures(),
                 submitted.firstFailure() == null ? "" : " (first: " + submitted.firstFailure() + ")"));
-        awaitFinal(name, orders);
+        long polls = awaitFinal(name, orders);
+        CostMeter.Costs cost = counted ? CostMeter.between(costsBefore, costs.settleAndTake(), orders, polls) : null;
         sampler.phase("idle");
         PhaseData d = PhaseData.read(db, prefix(name));
         Simulator.Stats after = simulator.stats();
@@ -69,41 +75,61 @@ final class PhaseRunner {
         List<Double> latencies = d.latenciesMs();
         latencies.sort(null);
         PhaseResult r = new PhaseResult(name, description, orders, submitted, rate, window, d.orders.size() / window,
-                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), problems);
+                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, problems);
         Plots.throughput(d, description, plotDir.resolve(name + "-throughput.png"));
         Log.info(String.format("%s: %.1f orders/s, %.1f steps/s over %.1f s; latency p50 %.0f ms p99 %.0f ms; %s",
                 name, r.ordersPerSecond(), r.stepsPerSecond(), window, r.p(50), r.p(99),
                 problems.isEmpty() ? "every order Processed once" : problems.size() + " problems"));
+        if (cost != null) {
+            Log.info(name + ": " + f1(r.ordersPerSecond()) + " orders/s; " + cost.summary("order"));
+        }
         return r;
     }
 
-    private void awaitFinal(String name, int orders) throws Exception {
+    /**
+     * Polls until every order of the phase is final; returns the number of polls. One connection for all of
+     * them, so that each poll is exactly one statement and one commit, which the phase's counts subtract.
+     */
+    private long awaitFinal(String name, int orders) throws Exception {
         String like = prefix(name).replace("_", "\\_") + "%";
         long last = -1;
         long changedAt = System.currentTimeMillis();
         long reportedAt = 0;
-        while (true) {
-            long done = db.count("""
-                    SELECT count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id
-                    WHERE o.customer_id LIKE ? AND s.process_state IN ('Processed', 'Compensated', 'Error')""", like);
-            if (done >= orders) {
-                return;
+        long polls = 0;
+        try (java.sql.Connection c = db.connect(); java.sql.PreparedStatement ps = c.prepareStatement("""
+                SELECT count(*) FROM customer_order o JOIN order_state s ON s.order_id = o.order_id
+                WHERE o.customer_id LIKE ? AND s.process_state IN ('Processed', 'Compensated', 'Error')""")) {
+            ps.setString(1, like);
+            while (true) {
+                long done;
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    done = rs.getLong(1);
+                }
+                polls++;
+                if (done >= orders) {
+                    return polls;
+                }
+                long now = System.currentTimeMillis();
+                if (done != last) {
+                    last = done;
+                    changedAt = now;
+                } else if (now - changedAt > STALL_MILLIS) {
+                    Log.info(name + ": no order became final for " + STALL_MILLIS / 1000 + " s (" + done + " of " + orders
+                            + " final); checking what there is");
+                    return polls;
+                }
+                if (now - reportedAt > 30_000) {
+                    Log.info(name + ": " + done + " of " + orders + " final");
+                    reportedAt = now;
+                }
+                Thread.sleep(2000);
             }
-            long now = System.currentTimeMillis();
-            if (done != last) {
-                last = done;
-                changedAt = now;
-            } else if (now - changedAt > STALL_MILLIS) {
-                Log.info(name + ": no order became final for " + STALL_MILLIS / 1000 + " s (" + done + " of " + orders
-                        + " final); checking what there is");
-                return;
-            }
-            if (now - reportedAt > 30_000) {
-                Log.info(name + ": " + done + " of " + orders + " final");
-                reportedAt = now;
-            }
-            Thread.sleep(2000);
         }
+    }
+
+    private static String f1(double v) {
+        return Report.f1(v);
     }
 
     @FunctionalInterface

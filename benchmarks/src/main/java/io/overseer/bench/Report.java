@@ -53,6 +53,7 @@ final class Report {
                 + " peer warms up with 2000 tasks).");
         line("");
         figures();
+        costsTable();
         peersTable();
         if (!run.jfrTop.isEmpty()) {
             line("");
@@ -118,6 +119,45 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /** Per order and phase: what the processes and PostgreSQL did (counted), next to how fast it went. */
+    private void costsTable() {
+        if (run.phases.values().stream().allMatch(p -> p.costs() == null)) {
+            return;
+        }
+        line("What an order cost, per phase (counted; `BENCHMARKS.md` says how to read it):");
+        line("");
+        line("| phase | orders/s | CPU-ms server | broker | PostgreSQL | simulator | **CPU-ms total** | commits | statements"
+                + " | messages | simulator's own ms per call | window |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (PhaseResult p : run.phases.values()) {
+            if (p.costs() != null) {
+                costRow(p.name() + " (per order)", f1(p.ordersPerSecond()), p.costs());
+            }
+        }
+        if (run.idle != null) {
+            costRow("idle background (per second)", "0", run.idle);
+        }
+        line("");
+        line("CPU: utime + stime from /proc/PID/stat of the server's JVM, the broker's JVM, the simulator's JVM and"
+                + " PostgreSQL (the postmaster, its live backends and the exited ones it reaped), over the window: the"
+                + " phase's first submission to " + CostMeter.SETTLE_MILLIS / 1000 + " s after its last order became final"
+                + " (PostgreSQL publishes a backend's counts up to 10 s late). Commits: pg_stat_database.xact_commit;"
+                + " statements: pg_stat_statements calls (top level) — both of the application's database, minus the"
+                + " bench's own completion polls (one each, every 2 s). Messages: MessagesAdded of the broker's durable"
+                + " queues (Jolokia). Nothing else is subtracted: the idle background over the window is in every"
+                + " figure; the last row measures it alone, per second, so that rate × window ÷ orders is its share."
+                + " Simulator: its own time per call, measured in its handler (GET /stats), over the same window.");
+        line("");
+    }
+
+    private void costRow(String label, String rate, CostMeter.Costs c) {
+        double[] cpu = c.cpuMs();
+        line("| " + label + " | " + rate + " | " + f1(cpu[0]) + " | " + f1(cpu[1]) + " | " + f1(cpu[2]) + " | " + f1(cpu[3])
+                + " | **" + f1(c.cpuTotalMs()) + "** | " + f2(c.commits()) + " | " + f1(c.statements()) + " | "
+                + f2(c.messages()) + " | " + (c.simulatorCalls() > 0 ? f2(c.simulatorMsPerCall()) + " (" + c.simulatorCalls()
+                + " calls)" : "no calls") + " | " + f0(c.windowSeconds()) + " s |");
     }
 
     private void scaleRows() {

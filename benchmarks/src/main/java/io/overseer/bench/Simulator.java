@@ -11,7 +11,11 @@ import java.time.Duration;
 /** The remote-service simulator's GET /stats, read as a user would to see that nothing was applied twice. */
 final class Simulator {
 
-    record Stats(long applied, long appliedTwice, long replays) {
+    /**
+     * {@code serviceCalls} and {@code serviceMs}: the simulator's own time (measured in its handler), summed over
+     * its operations since its start or last clear.
+     */
+    record Stats(long applied, long appliedTwice, long replays, long serviceCalls, double serviceMs) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,6 +39,12 @@ final class Simulator {
             throw new IllegalStateException("simulator /stats answered " + r.statusCode());
         }
         JsonNode n = JSON.readTree(r.body());
-        return new Stats(n.path("applied").asLong(), n.path("appliedTwice").asLong(), n.path("replays").asLong());
+        long calls = 0;
+        double ms = 0;
+        for (JsonNode op : n.path("serviceTime")) {
+            calls += op.path("count").asLong();
+            ms += op.path("totalMs").asDouble();
+        }
+        return new Stats(n.path("applied").asLong(), n.path("appliedTwice").asLong(), n.path("replays").asLong(), calls, ms);
     }
 }

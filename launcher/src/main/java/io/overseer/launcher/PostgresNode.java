@@ -75,6 +75,9 @@ public final class PostgresNode implements Node {
                 .setServerConfig("full_page_writes", "on")
                 .setServerConfig("max_connections", "200")
                 .setServerConfig("listen_addresses", "127.0.0.1")
+                // Statement counts per query (./bench's statements per order; any operator's first question).
+                // Loaded at start only; the view appears once a superuser runs CREATE EXTENSION pg_stat_statements.
+                .setServerConfig("shared_preload_libraries", "pg_stat_statements")
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .start();

@@ -1,0 +1,131 @@
+package io.overseer.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+/**
+ * What the stack did during a phase, counted rather than timed: CPU ticks of each process (/proc), PostgreSQL
+ * commits (pg_stat_database.xact_commit of the application's database) and statements (pg_stat_statements,
+ * top-level, that database), and messages added to the broker's durable queues. Read at the start and end of a
+ * phase; the difference divided by the phase's orders is what an order cost. Nothing is subtracted but the
+ * bench's own completion polls (one statement and one commit each); the idle background the window holds is
+ * included, and measured on its own ({@link #idle}) so that a reader can judge it.
+ */
+final class CostMeter {
+
+    /** One reading. CPU in ticks, -1 for a process that was not found; pids to notice a restart in between. */
+    record Snapshot(long nanos, long[] pids, long[] ticks, long commits, long statements, Map<String, Long> queues,
+                    Simulator.Stats simulator) {
+    }
+
+    /**
+     * What a window cost, per order (or per second for the idle window): CPU-ms per process (NaN when a process
+     * was restarted or not found), commits, statements, messages, and the simulator's own time per call.
+     */
+    record Costs(double windowSeconds, double divisor, double[] cpuMs, double commits, double statements,
+                 double messages, long simulatorCalls, double simulatorMsPerCall) {
+
+        double cpuTotalMs() {
+            double sum = 0;
+            for (double v : cpuMs) {
+                sum += v;
+            }
+            return sum;
+        }
+
+        String summary(String per) {
+            return String.format(java.util.Locale.ROOT,
+                    "per %s: CPU-ms server %.1f, broker %.1f, PostgreSQL %.1f, simulator %.1f (total %.1f); commits %.2f,"
+                            + " statements %.1f, messages %.2f; simulator's own time %.2f ms per call (%d calls); window %.0f s",
+                    per, cpuMs[0], cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(), commits, statements, messages,
+                    simulatorMsPerCall, simulatorCalls, windowSeconds);
+        }
+    }
+
+    /** The processes, in the order of {@link Costs#cpuMs}. */
+    static final String[] PROCESSES = {"server", "broker", "PostgreSQL", "simulator"};
+    /**
+     * PostgreSQL publishes a backend's counts when it goes idle, but no more often than once a second, and a
+     * backend that flushed less than a second ago waits up to 10 s (PGSTAT_IDLE_INTERVAL): a reading taken
+     * sooner after the last order misses that order's last commits.
+     */
+    static final long SETTLE_MILLIS = 11_000;
+
+    private final BenchStack stack;
+    private final String superuserUrl;
+    private final String database;
+    private final BrokerCounters broker;
+    private final Simulator simulator;
+
+    CostMeter(BenchStack stack, BrokerCounters broker, Simulator simulator) {
+        this.stack = stack;
+        this.superuserUrl = stack.jdbcUrl("postgres");
+        this.database = BenchStack.DB;
+        this.broker = broker;
+        this.simulator = simulator;
+    }
+
+    /** pg_stat_statements is preloaded by the launcher; the view needs its extension, created once. */
+    void prepare() throws SQLException {
+        try (Connection c = DriverManager.getConnection(superuserUrl, Db.SUPERUSER, ""); Statement s = c.createStatement()) {
+            s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        }
+    }
+
+    Snapshot take() throws Exception {
+        long[] pids = stack.costPids();
+        long[] ticks = new long[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            ticks[i] = pids[i] < 0 ? -1 : i == 2 ? ProcessCpu.treeTicks(pids[i]) : ProcessCpu.ticks(pids[i], false);
+        }
+        long commits;
+        long statements;
+        // As the superuser, in the postgres database: these reads are not counted in the application's.
+        try (Connection c = DriverManager.getConnection(superuserUrl, Db.SUPERUSER, "");
+             PreparedStatement ps = c.prepareStatement("""
+                     SELECT d.xact_commit, (SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s WHERE s.dbid = d.datid)
+                     FROM pg_stat_database d WHERE d.datname = ?""")) {
+            ps.setString(1, database);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                commits = rs.getLong(1);
+                statements = rs.getLong(2);
+            }
+        }
+        return new Snapshot(System.nanoTime(), pids, ticks, commits, statements, broker.messagesAdded(), simulator.stats());
+    }
+
+    /** Waits until PostgreSQL has published the counts of the work just finished, then reads. */
+    Snapshot settleAndTake() throws Exception {
+        Thread.sleep(SETTLE_MILLIS);
+        return take();
+    }
+
+    /** The idle background: a window with no orders, per second. */
+    static Costs perSecond(Snapshot a, Snapshot b) {
+        return between(a, b, (b.nanos() - a.nanos()) / 1e9, 0);
+    }
+
+    /**
+     * The window's costs divided by {@code divisor} (orders, or seconds for the idle window), minus the bench's
+     * own {@code polls} (one statement and one commit each: the count of final orders).
+     */
+    static Costs between(Snapshot a, Snapshot b, double divisor, long polls) {
+        double[] cpu = new double[a.ticks().length];
+        for (int i = 0; i < cpu.length; i++) {
+            boolean same = a.pids()[i] == b.pids()[i] && a.ticks()[i] >= 0 && b.ticks()[i] >= 0;
+            cpu[i] = same ? ProcessCpu.millis(b.ticks()[i] - a.ticks()[i]) / divisor : Double.NaN;
+        }
+        double messages = a.queues().isEmpty() || b.queues().isEmpty() ? Double.NaN
+                : BrokerCounters.added(a.queues(), b.queues()) / divisor;
+        long calls = b.simulator().serviceCalls() - a.simulator().serviceCalls();
+        double msPerCall = calls <= 0 ? Double.NaN : (b.simulator().serviceMs() - a.simulator().serviceMs()) / calls;
+        return new Costs((b.nanos() - a.nanos()) / 1e9, divisor, cpu, (b.commits() - a.commits() - polls) / divisor,
+                (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall);
+    }
+}
