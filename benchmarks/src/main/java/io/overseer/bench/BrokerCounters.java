@@ -20,7 +20,8 @@ import java.util.Map;
 final class BrokerCounters {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String QUEUES = "org.apache.activemq.artemis:broker=\"overseer\",component=addresses,"
+    // broker=*: the name is broker.xml's (overseer-broker), not the instance's; one broker per JVM anyway.
+    private static final String QUEUES = "org.apache.activemq.artemis:broker=*,component=addresses,"
             + "address=*,subcomponent=queues,routing-type=*,queue=*";
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String url;
@@ -38,7 +39,8 @@ final class BrokerCounters {
     Map<String, Long> messagesAdded() {
         try {
             String body = JSON.writeValueAsString(Map.of("type", "read", "mbean", QUEUES,
-                    "attribute", java.util.List.of("MessagesAdded", "Durable", "Address")));
+                    "attribute", java.util.List.of("MessagesAdded", "Durable", "Address"),
+                    "config", Map.of("ignoreErrors", true)));
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
                     .header("Authorization", authorization).header("Origin", origin)
                     .header("Content-Type", "application/json")
