@@ -26,7 +26,7 @@ public final class Main {
             return;
         }
         if (options.help()) {
-            System.out.print(OptionParser.usage());
+            System.out.print(Opt.usage());
             return;
         }
         StackLayout layout = options.stackDir() != null

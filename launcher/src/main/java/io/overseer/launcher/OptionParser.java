@@ -6,59 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Turns flags and environment variables into {@link LauncherOptions}. Table-driven so that --help, the
- * env names and the parser can never disagree.
- *
- * <p>Long because it is the option table and each option's validation, one place for --help, the environment and
- * the parser.
+ * Turns flags and environment variables into {@link LauncherOptions}: the values of {@link Opt}'s table,
+ * each validated.
  */
 final class OptionParser {
-
-    enum Opt {
-        DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
-        STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
-        RUNTIME("--runtime", "OVERSEER_RUNTIME", AppRuntime.PAYARA_MICRO.id(), AppRuntime.ids(),
-                "application server: the WAR on Payara Micro, or the EAR on Payara Server or WildFly"),
-        HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT",
-                "application HTTP port (of the first instance; payara-server: admin port is this - 32)"),
-        INSTANCES("--instances", "OVERSEER_INSTANCES", "1", "N",
-                "application instances (1-" + AppInstance.MAX + "), HTTP ports from --http-port up (payara-micro only)"),
-        BIND_ADDRESS("--bind-address", "OVERSEER_BIND_ADDRESS", "127.0.0.1", "IPV4",
-                "where the instances listen, HTTP and data grid (default: loopback only; another address"
-                        + " also needs --expose-demo-user)"),
-        EXPOSE_DEMO_USER("--expose-demo-user", "OVERSEER_EXPOSE_DEMO_USER", null, "yes",
-                "say it twice: serve beyond loopback although ./run's demo user demo/demo holds every role"),
-        SIMULATOR_PORT("--simulator-port", "OVERSEER_SIMULATOR_PORT", "8090", "PORT", "remote-service simulator port"),
-        BROKER_PORT("--broker-port", "OVERSEER_BROKER_PORT", "61616", "PORT",
-                "broker port (local Artemis or external); with --broker-ha the backup's is this + 1"),
-        BROKER_HA("--broker-ha", "OVERSEER_BROKER_HA", "false", null,
-                "a replicated Artemis pair (primary and backup) instead of one broker (docs/broker-ha.md)"),
-        BROKER_TLS("--broker-tls", "OVERSEER_BROKER_TLS", "false", null,
-                "the local broker speaks TLS only, with a certificate made for it in the data directory (docs/tls.md)"),
-        CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT",
-                "Artemis web console port; with --broker-ha the backup's is this + 1"),
-        DB_PORT("--db-port", "OVERSEER_DB_PORT", "55432", "PORT", "embedded PostgreSQL port"),
-        DB_URL("--db-url", "OVERSEER_DB_URL", null, "JDBC-URL", "external PostgreSQL (jdbc:postgresql://...): no embedded DB"),
-        DB_USER("--db-user", "OVERSEER_DB_USER", null, "USER", "user for --db-url"),
-        DB_PASSWORD("--db-password", "OVERSEER_DB_PASSWORD", null, "PASSWORD", "password for --db-url"),
-        BROKER_HOST("--broker-host", "OVERSEER_BROKER_HOST", null, "HOST", "external Artemis broker: no local broker"),
-        BROKER_USER("--broker-user", "OVERSEER_BROKER_USER", null, "USER", "user for --broker-host"),
-        BROKER_PASSWORD("--broker-password", "OVERSEER_BROKER_PASSWORD", null, "PASSWORD", "password for --broker-host");
-
-        final String flag;
-        final String env;
-        final String defaultValue;
-        final String metavar;   // null: a switch, which takes no value (--broker-ha, or --broker-ha=false)
-        final String help;
-
-        Opt(String flag, String env, String defaultValue, String metavar, String help) {
-            this.flag = flag;
-            this.env = env;
-            this.defaultValue = defaultValue;
-            this.metavar = metavar;
-            this.help = help;
-        }
-    }
 
     static final String APP_PROPERTIES_ENV = "OVERSEER_APP_PROPERTIES";
 
@@ -419,41 +370,5 @@ final class OptionParser {
             throw new UsageException(source + " expects key=value, got: " + pair);
         }
         props.put(pair.substring(0, eq), pair.substring(eq + 1));
-    }
-
-    static String usage() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("Usage: ./run [--rebuild] [options]     (or: java -jar launcher/target/overseer-launcher.jar [options])\n\n")
-          .append("Starts PostgreSQL, Artemis, the remote-service simulator and the application server: Payara Micro\n")
-          .append("with the Overseer WAR, or with --runtime payara-server a Payara Server domain with the EAR;\n")
-          .append("restarts the application server if it dies, and stops everything on Ctrl-C or SIGTERM.\n\n")
-          .append("Options (each also read from the environment variable shown; a flag wins):\n");
-        for (Opt o : Opt.values()) {
-            String left = "  " + o.flag + (o.metavar == null ? "" : " " + o.metavar);
-            if (left.length() > 34) { // a long list of choices: the help on a line of its own
-                sb.append(left).append('\n');
-                left = "";
-            }
-            sb.append(String.format("%-34s %s%n", left, o.help))
-              .append(String.format("%-34s   env %s%s%n", "", o.env,
-                      o.defaultValue == null ? "" : ", default " + o.defaultValue));
-        }
-        sb.append(String.format("%-34s %s%n", "  -D KEY=VALUE, --app-property KEY=VALUE",
-                        ""))
-          .append(String.format("%-34s extra application (MicroProfile Config) property, repeatable%n", ""))
-          .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", APP_PROPERTIES_ENV))
-          .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
-          .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
-          .append("With --broker-ha a primary and a backup broker replicate each other; the application and the\n")
-          .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
-          .append("--runtime payara-server creates a fresh domain under the data directory at every start (the first\n")
-          .append("start also makes a template domain, ~20 s); all its listeners are on loopback, HTTPS is off.\n")
-          .append("--runtime wildfly deploys the EAR on WildFly 39 (standalone-full), configured by server-config/wildfly's\n")
-          .append("scripts (the first start installs modules and configures a template, ~15 s); health is on its management\n")
-          .append("port (--http-port + 1910). --instances N > 1 needs payara-micro.\n")
-          .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
-          .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
-          .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
-        return sb.toString();
     }
 }

@@ -159,8 +159,8 @@ class LauncherOptionsTest {
     void help() {
         assertTrue(parse(Map.of(), "--help").help());
         assertTrue(parse(Map.of(), "-h").help());
-        String usage = OptionParser.usage();
-        for (OptionParser.Opt opt : OptionParser.Opt.values()) {
+        String usage = Opt.usage();
+        for (Opt opt : Opt.values()) {
             assertTrue(usage.contains(opt.flag), opt.flag);
             assertTrue(usage.contains(opt.env), opt.env);
         }

@@ -106,7 +106,7 @@ class RuntimeOptionTest {
 
     @Test
     void helpNamesTheRuntimes() {
-        String usage = OptionParser.usage();
+        String usage = Opt.usage();
         assertTrue(usage.contains("--runtime payara-micro|payara-server|wildfly"), usage);
         assertTrue(usage.contains("OVERSEER_RUNTIME, default payara-micro"), usage);
     }
