@@ -106,6 +106,8 @@ public class AdminQueries {
     @Inject
     io.overseer.statestore.StateStore store;
     @Inject
+    io.overseer.statestore.FlowWindows flowWindows;
+    @Inject
     OrderQueries orders;
     @Inject
     WorkflowRegistry workflows;
@@ -145,7 +147,7 @@ public class AdminQueries {
     /** Each configured flow limit with its use now; two counts per limit, on partial indexes. */
     public List<FlowUse> flowLimits() {
         return flowLimitSettings.all().stream().map(limit -> new FlowUse(limit.operation(), limit.inFlight(),
-                limit.perSecond(), store.runningOf(limit.operation()), store.throttledCount(limit.operation()))).toList();
+                limit.perSecond(), flowWindows.runningOf(limit.operation()), store.throttledCount(limit.operation()))).toList();
     }
 
     public long parked() {

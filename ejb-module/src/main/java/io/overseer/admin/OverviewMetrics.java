@@ -59,6 +59,8 @@ public class OverviewMetrics {
     io.overseer.agent.FlowLimits flowLimits;
     @Inject
     io.overseer.statestore.StateStore store;
+    @Inject
+    io.overseer.statestore.FlowWindows flowWindows;
     @EJB
     AdminQueries queries;
     @EJB
@@ -108,7 +110,7 @@ public class OverviewMetrics {
             var now = pauses.paused();
             paused.set(now.size());
             parked.set(queries.parked());
-            flowRunning.forEach((operation, running) -> running.set(store.runningOf(operation)));
+            flowRunning.forEach((operation, running) -> running.set(flowWindows.runningOf(operation)));
             flowWaiting.forEach((operation, waiting) -> waiting.set(store.throttledCount(operation)));
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Overview metrics not sampled (the database is unreachable?); next time", e);

@@ -1,7 +1,7 @@
 package io.overseer.agent;
 
 import io.overseer.platform.Clocks;
-import io.overseer.statestore.StateStore;
+import io.overseer.statestore.FlowWindows;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -31,7 +31,7 @@ public class CallPacer {
     static final Duration ADMITTING = Duration.ofSeconds(1).minus(TRAVEL);
 
     @Inject
-    StateStore store;
+    FlowWindows store;
     @Inject
     Clocks clocks;
     @Inject
@@ -50,7 +50,7 @@ public class CallPacer {
     public OffsetDateTime tryStart(String operation) {
         int perSecond = limits.of(operation).orElseThrow().perSecond();
         OffsetDateTime now = clocks.now();
-        StateStore.FlowWindow window = store.lockCallWindow(operation);
+        FlowWindows.FlowWindow window = store.lockCallWindow(operation);
         Decision decision = decide(window.start(), window.starts(), now, perSecond);
         if (decision.admitted()) {
             store.saveCallWindow(operation, decision.windowStart(), decision.starts());

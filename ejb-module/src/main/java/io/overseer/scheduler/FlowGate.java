@@ -3,7 +3,7 @@ package io.overseer.scheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.overseer.agent.FlowLimits;
 import io.overseer.statestore.FlowLimiter;
-import io.overseer.statestore.StateStore;
+import io.overseer.statestore.FlowWindows;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
@@ -26,7 +26,7 @@ final class FlowGate implements FlowLimiter {
     /** Attempts held back by a flow limit, per operation (each hold of a record, not each record). */
     static final String LIMITED = "overseer.flow.limited";
 
-    private final StateStore store;
+    private final FlowWindows store;
     private final FlowLimits limits;
     private final MeterRegistry metrics;
     private final Map<String, Window> windows = new HashMap<>();
@@ -37,7 +37,7 @@ final class FlowGate implements FlowLimiter {
         long running;
     }
 
-    FlowGate(StateStore store, FlowLimits limits, MeterRegistry metrics) {
+    FlowGate(FlowWindows store, FlowLimits limits, MeterRegistry metrics) {
         this.store = store;
         this.limits = limits;
         this.metrics = metrics;
@@ -55,7 +55,7 @@ final class FlowGate implements FlowLimiter {
      */
     private void lockAll() {
         for (FlowLimits.FlowLimit limit : limits.all()) {
-            StateStore.FlowWindow read = store.lockFlowWindow(limit.operation());
+            FlowWindows.FlowWindow read = store.lockFlowWindow(limit.operation());
             Window window = new Window();
             window.start = read.start();
             window.starts = read.starts();

@@ -10,7 +10,9 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.ShutdownGate;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
+import io.overseer.statestore.FlowWindows;
 import io.overseer.statestore.OrderContent;
+import io.overseer.statestore.OrderContents;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
@@ -51,6 +53,10 @@ public class Scheduler {
 
     @Inject
     StateStore store;
+    @Inject
+    FlowWindows flowWindows;
+    @Inject
+    OrderContents contents;
     @Inject
     WorkflowRegistry workflows;
     @Inject
@@ -171,7 +177,7 @@ public class Scheduler {
 
     /** The pauses, read (share-locked) in this transaction, and the flow limits (if any), enforced in it. */
     private PausedDispatch dispatchGate(PausedDispatch paused) {
-        return limits.isEmpty() ? paused : paused.limitedBy(new FlowGate(store, limits, metrics));
+        return limits.isEmpty() ? paused : paused.limitedBy(new FlowGate(flowWindows, limits, metrics));
     }
 
     /**
@@ -198,7 +204,7 @@ public class Scheduler {
         if (attempts.isEmpty()) {
             return;
         }
-        Map<String, OrderContent> orders = store.contents(attempts.stream().map(Attempt::orderId).toList());
+        Map<String, OrderContent> orders = contents.of(attempts.stream().map(Attempt::orderId).toList());
         for (Attempt attempt : attempts) {
             agents.request(attempt, orders.get(attempt.orderId()));
             LOG.log(Level.FINE, "Order {0}: {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),

@@ -1,7 +1,5 @@
 package io.overseer.statestore;
 
-import static io.overseer.platform.Database.utc;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -9,15 +7,10 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -30,7 +23,8 @@ import java.util.stream.IntStream;
  * {@code io.overseer.admin.AdminQueries}).
  *
  * <p>Long on purpose: every statement that locks or changes a state record is here, so that the locking rules
- * can be checked in one file.
+ * can be checked in one file. The flow limits' rows, which hold no order, are {@link FlowWindows}'; the orders'
+ * contents, read without a lock, {@link OrderContents}'.
  */
 @ApplicationScoped
 public class StateStore {
@@ -222,59 +216,6 @@ public class StateStore {
     public static final String DUE_SQL = "SELECT order_id FROM order_state WHERE not_before IS NOT NULL AND " + CLAIMABLE
             + " ORDER BY not_before LIMIT ?2";
 
-    /** A flow limit's window, read under its row's lock: the second it counts, and the starts in it. */
-    public record FlowWindow(OffsetDateTime start, int starts, long running) {
-    }
-
-    /** {@link #lockFlowWindow}'s statements; public so that the database tests run the very texts. */
-    public static final String FLOW_ROW_SQL = "INSERT INTO flow_limit (operation) VALUES (?1) ON CONFLICT DO NOTHING";
-    public static final String FLOW_LOCK_SQL = "SELECT window_start, window_starts FROM flow_limit WHERE operation = ?1 FOR UPDATE";
-    public static final String FLOW_RUNNING_SQL = "SELECT count(*) FROM step_state WHERE running_operation = ?1";
-    public static final String FLOW_SAVE_SQL = "UPDATE flow_limit SET window_start = ?2, window_starts = ?3 WHERE operation = ?1";
-
-    /**
-     * Locks {@code operation}'s flow-limit row until the transaction ends — so that instances admit its
-     * attempts one transaction at a time — and reads its window and the attempts of it running now.
-     */
-    public FlowWindow lockFlowWindow(String operation) {
-        return lockWindow(FLOW_LOCK_SQL, operation, this::runningOf);
-    }
-
-    /** {@link #lockCallWindow}'s statements; public so that the database tests run the very texts. */
-    public static final String CALL_LOCK_SQL = "SELECT call_window_start, call_window_starts FROM flow_limit"
-            + " WHERE operation = ?1 FOR UPDATE";
-    public static final String CALL_SAVE_SQL = "UPDATE flow_limit SET call_window_start = ?2, call_window_starts = ?3"
-            + " WHERE operation = ?1";
-
-    /**
-     * Locks {@code operation}'s flow-limit row and reads the window of its calls' starts (the agents' side of
-     * the per-second limit, {@code io.overseer.agent.CallPacer}); {@code running} is not read (0).
-     */
-    public FlowWindow lockCallWindow(String operation) {
-        return lockWindow(CALL_LOCK_SQL, operation, locked -> 0);
-    }
-
-    /** Creates the row if need be, locks it with {@code lockSql}, then reads {@code running} under the lock. */
-    private FlowWindow lockWindow(String lockSql, String operation, ToLongFunction<String> running) {
-        em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();
-        Object[] window = (Object[]) em.createNativeQuery(lockSql).setParameter(1, operation).getSingleResult();
-        return new FlowWindow(window[0] == null ? null : utc(window[0]), ((Number) window[1]).intValue(),
-                running.applyAsLong(operation));
-    }
-
-    public void saveCallWindow(String operation, OffsetDateTime start, int starts) {
-        saveWindow(CALL_SAVE_SQL, operation, start, starts);
-    }
-
-    public void saveFlowWindow(String operation, OffsetDateTime start, int starts) {
-        saveWindow(FLOW_SAVE_SQL, operation, start, starts);
-    }
-
-    private void saveWindow(String saveSql, String operation, OffsetDateTime start, int starts) {
-        em.createNativeQuery(saveSql).setParameter(1, operation).setParameter(2, start).setParameter(3, starts)
-                .executeUpdate();
-    }
-
     /**
      * Makes up to {@code limit} waiting records held by {@code operation}'s flow limit claimable now,
      * longest waiting first, and returns them for the caller to announce: a freed slot starts them at once
@@ -295,11 +236,7 @@ public class StateStore {
             + " AND (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
             + " ORDER BY not_before LIMIT ?2 FOR UPDATE SKIP LOCKED) RETURNING order_id";
 
-    /** Per limited operation: attempts running now, and records waiting for its limit (the metrics' gauges). */
-    public long runningOf(String operation) {
-        return ((Number) em.createNativeQuery(FLOW_RUNNING_SQL).setParameter(1, operation).getSingleResult()).longValue();
-    }
-
+    /** Per limited operation: records waiting for its limit (a metrics gauge; attempts running: {@link FlowWindows#runningOf}). */
     public long throttledCount(String operation) {
         return ((Number) em.createNativeQuery("SELECT count(*) FROM order_state WHERE throttled_on = ?1")
                 .setParameter(1, operation).getSingleResult()).longValue();
@@ -358,41 +295,11 @@ public class StateStore {
     /** {@link #load}'s query. */
     static final String LOAD_JPQL = "SELECT s FROM OrderState s LEFT JOIN FETCH s.steps WHERE s.orderId IN :ids";
 
-    /**
-     * The customer and lines of the given orders, in one query, as plain values. Deliberately not a
-     * {@code JOIN FETCH} of {@link CustomerOrder#lines()}: EclipseLink then registers the
-     * {@link OrderLine} embeddables in the unit of work as if they were entities, and without weaving
-     * (WildFly) the commit fails with EclipseLink-69 on them (eclipse-ee4j/eclipselink#1455).
-     */
-    @SuppressWarnings("unchecked")
-    public Map<String, OrderContent> contents(Collection<String> orderIds) {
-        if (orderIds.isEmpty()) {
-            return Map.of();
-        }
-        var query = em.createNativeQuery("SELECT o.order_id, o.customer_id, l.sku, l.quantity FROM customer_order o"
-                + " LEFT JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN ("
-                + placeholders(1, orderIds.size()) + ") ORDER BY o.order_id, l.line_no");
-        bind(query, 1, orderIds);
-        Map<String, String> customers = new LinkedHashMap<>();
-        Map<String, List<OrderLine>> lines = new HashMap<>();
-        for (Object[] row : (List<Object[]>) query.getResultList()) {
-            String orderId = (String) row[0];
-            customers.put(orderId, (String) row[1]);
-            List<OrderLine> orderLines = lines.computeIfAbsent(orderId, id -> new ArrayList<>());
-            if (row[2] != null) {
-                orderLines.add(new OrderLine((String) row[2], ((Number) row[3]).intValue()));
-            }
-        }
-        Map<String, OrderContent> contents = new LinkedHashMap<>();
-        customers.forEach((orderId, customer) -> contents.put(orderId, new OrderContent(orderId, customer, lines.get(orderId))));
-        return contents;
-    }
-
-    private static String placeholders(int first, int count) {
+    static String placeholders(int first, int count) {
         return IntStream.range(first, first + count).mapToObj(i -> "?" + i).collect(Collectors.joining(","));
     }
 
-    private static void bind(jakarta.persistence.Query query, int first, Collection<String> values) {
+    static void bind(jakarta.persistence.Query query, int first, Collection<String> values) {
         int position = first;
         for (String value : values) {
             query.setParameter(position++, value);

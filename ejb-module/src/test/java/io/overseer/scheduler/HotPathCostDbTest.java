@@ -167,6 +167,7 @@ class HotPathCostDbTest {
     private <T> T inScheduler(Function<Scheduler, T> work) throws Exception {
         return jpa.inTransaction(em -> {
             scheduler.store = StoreOver.em(em, transitions);
+            scheduler.contents = StoreOver.contents(em);
             return work.apply(scheduler);
         });
     }

@@ -26,6 +26,8 @@ import io.overseer.statestore.OrderContent;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.PausedDispatch;
 import io.overseer.statestore.ProcessState;
+import io.overseer.statestore.FlowWindows;
+import io.overseer.statestore.OrderContents;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.StepDefinition.OnExhausted;
@@ -68,6 +70,10 @@ class SchedulerTest {
     @Mock
     StateStore store;
     @Mock
+    OrderContents contents;
+    @Mock
+    FlowWindows flowWindows;
+    @Mock
     WorkflowRegistry workflows;
     @Mock
     AgentGateway agents;
@@ -94,7 +100,7 @@ class SchedulerTest {
         lenient().when(limits.isEmpty()).thenReturn(true);
         lenient().when(workflows.get("order", ORDER.version())).thenReturn(ORDER);
         lenient().when(store.pausedDispatch()).thenReturn(PausedDispatch.NONE);
-        lenient().when(store.contents(anyCollection())).thenAnswer(call -> {
+        lenient().when(contents.of(anyCollection())).thenAnswer(call -> {
             Map<String, OrderContent> contents = new java.util.HashMap<>();
             for (Object id : call.<java.util.Collection<?>>getArgument(0)) {
                 contents.put((String) id, new OrderContent((String) id, "customer", List.of()));

@@ -51,25 +51,25 @@ class FlowDbTest {
     @Test
     void admissionsOfOneOperationAreSerialisedByItsRow() throws SQLException {
         try (Connection first = db.getConnection(); Connection second = db.getConnection()) {
-            update(first, StateStore.FLOW_ROW_SQL, "limited"); // an earlier admission made the row
+            update(first, FlowWindows.FLOW_ROW_SQL, "limited"); // an earlier admission made the row
             first.setAutoCommit(false);
             second.setAutoCommit(false);
-            update(first, StateStore.FLOW_ROW_SQL, "limited");
-            assertEquals(1, column(first, StateStore.FLOW_LOCK_SQL, "limited").size());
-            assertEquals(List.of(2L), column(first, StateStore.FLOW_RUNNING_SQL, "limited"));
-            update(first, StateStore.FLOW_SAVE_SQL, "limited", NOW, 3);
+            update(first, FlowWindows.FLOW_ROW_SQL, "limited");
+            assertEquals(1, column(first, FlowWindows.FLOW_LOCK_SQL, "limited").size());
+            assertEquals(List.of(2L), column(first, FlowWindows.FLOW_RUNNING_SQL, "limited"));
+            update(first, FlowWindows.FLOW_SAVE_SQL, "limited", NOW, 3);
 
             update(second, "SET lock_timeout = '300ms'");
-            update(second, StateStore.FLOW_ROW_SQL, "other");
-            assertEquals(1, column(second, StateStore.FLOW_LOCK_SQL, "other").size(), "another operation's row: no wait");
+            update(second, FlowWindows.FLOW_ROW_SQL, "other");
+            assertEquals(1, column(second, FlowWindows.FLOW_LOCK_SQL, "other").size(), "another operation's row: no wait");
             assertThrows(SQLException.class, () -> {
-                update(second, StateStore.FLOW_ROW_SQL, "limited");
-                column(second, StateStore.FLOW_LOCK_SQL, "limited");
+                update(second, FlowWindows.FLOW_ROW_SQL, "limited");
+                column(second, FlowWindows.FLOW_LOCK_SQL, "limited");
             }, "waits for the first transaction's admissions");
             second.rollback();
 
             first.commit();
-            assertEquals(1, column(second, StateStore.FLOW_LOCK_SQL, "limited").size(), "then it takes the lock");
+            assertEquals(1, column(second, FlowWindows.FLOW_LOCK_SQL, "limited").size(), "then it takes the lock");
             assertEquals(List.of("3"), strings(second, "SELECT window_starts FROM flow_limit WHERE operation = 'limited'"),
                     "and reads the window the first one wrote");
             second.commit();

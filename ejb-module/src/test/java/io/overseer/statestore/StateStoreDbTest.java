@@ -109,7 +109,7 @@ class StateStoreDbTest {
                 "lines in their order");
         assertEquals(Optional.empty(), inStore(store -> store.read("nobody")));
 
-        Map<String, OrderContent> contents = inStore(store -> store.contents(List.of("o-2", "o-1", "nobody")));
+        Map<String, OrderContent> contents = inStore(store -> contents(store).of(List.of("o-2", "o-1", "nobody")));
         assertEquals(List.of("o-1", "o-2"), List.copyOf(contents.keySet()), "known orders only, by id");
         assertEquals("customer-o-1", contents.get("o-1").customerId());
         assertEquals(List.of("sku-b x2", "sku-a x1"), lines(contents.get("o-1").lines()));
@@ -295,25 +295,25 @@ class StateStoreDbTest {
                     T0.plusMinutes(1));
         }
 
-        assertEquals(new StateStore.FlowWindow(null, 0, 2), inStore(store -> store.lockFlowWindow("charge-payment")),
+        assertEquals(new FlowWindows.FlowWindow(null, 0, 2), inStore(store -> flows(store).lockFlowWindow("charge-payment")),
                 "a new row: no window yet");
         inStore(store -> {
-            store.saveFlowWindow("charge-payment", T0, 3);
+            flows(store).saveFlowWindow("charge-payment", T0, 3);
             return null;
         });
-        assertEquals(new StateStore.FlowWindow(T0, 3, 2), inStore(store -> store.lockFlowWindow("charge-payment")));
+        assertEquals(new FlowWindows.FlowWindow(T0, 3, 2), inStore(store -> flows(store).lockFlowWindow("charge-payment")));
 
-        assertEquals(new StateStore.FlowWindow(null, 0, 0), inStore(store -> store.lockCallWindow("charge-payment")),
+        assertEquals(new FlowWindows.FlowWindow(null, 0, 0), inStore(store -> flows(store).lockCallWindow("charge-payment")),
                 "the calls' window is the row's other pair");
         inStore(store -> {
-            store.saveCallWindow("charge-payment", T0.plusSeconds(1), 7);
+            flows(store).saveCallWindow("charge-payment", T0.plusSeconds(1), 7);
             return null;
         });
-        assertEquals(new StateStore.FlowWindow(T0.plusSeconds(1), 7, 0), inStore(store -> store.lockCallWindow("charge-payment")));
-        assertEquals(new StateStore.FlowWindow(T0, 3, 2), inStore(store -> store.lockFlowWindow("charge-payment")),
+        assertEquals(new FlowWindows.FlowWindow(T0.plusSeconds(1), 7, 0), inStore(store -> flows(store).lockCallWindow("charge-payment")));
+        assertEquals(new FlowWindows.FlowWindow(T0, 3, 2), inStore(store -> flows(store).lockFlowWindow("charge-payment")),
                 "and leaves the admissions' window alone");
 
-        assertEquals(2L, (long) inStore(store -> store.runningOf("charge-payment")));
+        assertEquals(2L, (long) inStore(store -> flows(store).runningOf("charge-payment")));
         assertEquals(1L, (long) inStore(store -> store.throttledCount("charge-payment")));
         assertEquals(0L, (long) inStore(store -> store.throttledCount("reserve-inventory")));
         assertEquals(List.of("o-3"), inStore(store -> store.releaseThrottled("charge-payment", 5)));
@@ -321,6 +321,19 @@ class StateStoreDbTest {
     }
 
     // --- the product's way in: a store over an entity manager, in a transaction as the container gives it
+
+    /** The flow windows and the contents reader over the store's entity manager. */
+    private static FlowWindows flows(StateStore store) {
+        FlowWindows flows = new FlowWindows();
+        flows.em = store.em;
+        return flows;
+    }
+
+    private static OrderContents contents(StateStore store) {
+        OrderContents contents = new OrderContents();
+        contents.em = store.em;
+        return contents;
+    }
 
     private StateStore store(EntityManager em) {
         StateStore store = new StateStore();

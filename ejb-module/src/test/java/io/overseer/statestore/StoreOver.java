@@ -15,4 +15,11 @@ public final class StoreOver {
         store.transitions = transitions;
         return store;
     }
+
+    /** The orders' contents reader over the same entity manager. */
+    public static OrderContents contents(EntityManager em) {
+        OrderContents contents = new OrderContents();
+        contents.em = em;
+        return contents;
+    }
 }

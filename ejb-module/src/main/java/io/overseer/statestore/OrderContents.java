@@ -1,0 +1,49 @@
+package io.overseer.statestore;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What the agents need of the orders the scheduler starts: their customer and lines, read without a lock. */
+@ApplicationScoped
+public class OrderContents {
+
+    @PersistenceContext(unitName = "overseer")
+    EntityManager em;
+
+    /**
+     * The customer and lines of the given orders, in one query, as plain values. Deliberately not a
+     * {@code JOIN FETCH} of {@link CustomerOrder#lines()}: EclipseLink then registers the
+     * {@link OrderLine} embeddables in the unit of work as if they were entities, and without weaving
+     * (WildFly) the commit fails with EclipseLink-69 on them (eclipse-ee4j/eclipselink#1455).
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, OrderContent> of(Collection<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Map.of();
+        }
+        var query = em.createNativeQuery("SELECT o.order_id, o.customer_id, l.sku, l.quantity FROM customer_order o"
+                + " LEFT JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN ("
+                + StateStore.placeholders(1, orderIds.size()) + ") ORDER BY o.order_id, l.line_no");
+        StateStore.bind(query, 1, orderIds);
+        Map<String, String> customers = new LinkedHashMap<>();
+        Map<String, List<OrderLine>> lines = new HashMap<>();
+        for (Object[] row : (List<Object[]>) query.getResultList()) {
+            String orderId = (String) row[0];
+            customers.put(orderId, (String) row[1]);
+            List<OrderLine> orderLines = lines.computeIfAbsent(orderId, id -> new ArrayList<>());
+            if (row[2] != null) {
+                orderLines.add(new OrderLine((String) row[2], ((Number) row[3]).intValue()));
+            }
+        }
+        Map<String, OrderContent> contents = new LinkedHashMap<>();
+        customers.forEach((orderId, customer) -> contents.put(orderId, new OrderContent(orderId, customer, lines.get(orderId))));
+        return contents;
+    }
+}
