@@ -15,10 +15,6 @@ public record ReplyTo(String name, Kind kind) {
         TEMPORARY_QUEUE,
         TEMPORARY_TOPIC;
 
-        public boolean isTemporary() {
-            return this == TEMPORARY_QUEUE || this == TEMPORARY_TOPIC;
-        }
-
         public boolean isTopic() {
             return this == TOPIC || this == TEMPORARY_TOPIC;
         }

@@ -1,16 +1,13 @@
 package io.overseer.scheduler;
 
-import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
-import io.overseer.submission.OrderMessages;
 import io.overseer.messaging.OrderQueueMessage;
+import io.overseer.messaging.UnprocessableMessageException;
 import io.overseer.platform.Json;
 import io.overseer.platform.Outage;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.IllegalTransitionException;
-import io.overseer.submission.InvalidOrderException;
-import io.overseer.submission.OrderSubmission;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
@@ -26,22 +23,21 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Consumes the order queue: new orders from legacy clients over any protocol the broker speaks (see
- * {@link OrderMessages}), stored in one transaction and claimed at once in the next, and dispatch hints
- * for Pending orders — one order id in the {@code orderId} property, or a batch in the body — claimed
- * in one transaction. A message that can never be processed goes to the dead-letter queue with the
- * reason, at once. A new order that fails to be stored is delivered again for as long as the database is
- * out, and dead-lettered with the failure once it has failed five times for another reason
- * ({@link DeadLetters#retryOrReject}). A hint is never delivered again: its order waits in the state
- * store, where the stranded-order poller finds it.
+ * The scheduler's share of the order queue (its selector, {@link OrderQueueMessage#SCHEDULER_SELECTOR}):
+ * dispatch hints for Pending orders — one order id in the {@code orderId} property, or a batch in the
+ * body — claimed in one transaction, and external events for waiting orders. New orders are not its
+ * work: submission's listener stores them and announces them with a hint like any other, which arrives
+ * here. A message that can never be processed goes to the dead-letter queue with the reason, at once. A
+ * hint is never delivered again: its order waits in the state store, where the stranded-order poller
+ * finds it.
  *
  * <p>No transaction around the delivery: the message is acknowledged when onMessage returns, after the
- * database commit. An order redelivered after a crash between the two is not stored twice: its key (the
- * sender's idempotencyKey, else the broker's duplicate id, else its message id) is already taken.
+ * database commit.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
         @ActivationConfigProperty(propertyName = "destination", propertyValue = Destinations.ORDERS),
+        @ActivationConfigProperty(propertyName = "messageSelector", propertyValue = OrderQueueMessage.SCHEDULER_SELECTOR),
         @ActivationConfigProperty(propertyName = "useJNDI", propertyValue = "false"),
         @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = Destinations.RESOURCE_ADAPTER),
         @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "8")
@@ -57,24 +53,17 @@ public class OrderQueueListener implements MessageListener {
     @Inject
     Scheduler scheduler;
     @Inject
-    OrderSubmission submission;
-    @Inject
     DeadLetters deadLetters;
 
     @Override
     public void onMessage(Message message) {
         try {
-            OrderQueueMessage type;
-            try {
-                type = OrderQueueMessage.of(message.getStringProperty(Destinations.MESSAGE_TYPE));
-            } catch (IllegalArgumentException e) {
-                deadLetters.reject(message, Destinations.ORDERS, "unknown " + Destinations.MESSAGE_TYPE);
-                return;
-            }
-            switch (type) {
+            // The selector admits only spellings of DISPATCH and EVENT.
+            switch (OrderQueueMessage.of(message.getStringProperty(Destinations.MESSAGE_TYPE))) {
                 case DISPATCH -> dispatch(message);
-                case SUBMIT -> submit(message);
                 case EVENT -> event(message);
+                // Outside this listener's selector: only a change of the selector could bring one here.
+                case SUBMIT -> deadLetters.reject(message, Destinations.ORDERS, "a new order reached the scheduler's listener");
             }
         } catch (RuntimeException e) {
             deadLetters.retryOrReject(message, Destinations.ORDERS, e);
@@ -139,10 +128,10 @@ public class OrderQueueListener implements MessageListener {
      * repeated one is acknowledged and changes nothing.
      */
     private void event(Message message) throws JMSException {
-        OrderMessages.EventMessage event;
+        EventMessage event;
         try {
-            event = OrderMessages.readEvent(message);
-        } catch (InvalidOrderException e) {
+            event = EventMessage.read(message);
+        } catch (UnprocessableMessageException e) {
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
             return;
         }
@@ -155,26 +144,6 @@ public class OrderQueueListener implements MessageListener {
             }
         } catch (IllegalTransitionException e) {
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
-        }
-    }
-
-    private void submit(Message message) throws JMSException {
-        String orderId;
-        try {
-            orderId = submission.accept(OrderMessages.read(message));
-        } catch (InvalidOrderException e) {
-            deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
-            return;
-        } catch (BrokerUnavailableException e) {
-            // Whose temporary queue the reply-to is could not be asked: delivered again, like any failure.
-            throw new IllegalStateException(e.getMessage(), e);
-        }
-        try {
-            scheduler.claim(List.of(orderId));
-        } catch (RuntimeException e) {
-            // The order is safe in PostgreSQL; the stranded-order poller claims it.
-            LOG.log(Level.WARNING, "Order {0} stored but not claimed yet ({1}); the poller will claim it",
-                    new Object[] {orderId, e.toString()});
         }
     }
 }

@@ -1,14 +1,14 @@
 /**
  * The Scheduler of the pattern: claims work exclusively from the state store, sends each step's attempt
  * to the agents ({@link io.overseer.scheduler.AgentGateway}), applies their replies, runs a workflow's
- * steps in order and its compensations in reverse; pollers claim what no hint announced. It consumes the
- * order queue ({@link io.overseer.scheduler.OrderQueueListener}): dispatch hints and external events are
- * its own work, and a new order arriving there is handed to {@code submission} to be validated and
- * stored, then claimed.
+ * steps in order and its compensations in reverse; pollers claim what no hint announced. It takes its
+ * own share of the order queue ({@link io.overseer.scheduler.OrderQueueListener}, by message selector):
+ * the dispatch hints, which announce every new order however it arrived, and external events.
  *
- * <p>Why scheduler → submission and not the reverse: the pattern's data flows from submission (which
- * writes and announces) to the schedulers (which consume and claim), so the consumer depends on the
- * writer and the writer never learns who claims its work. May import: {@code platform}, {@code workflow},
- * {@code statestore}, {@code messaging}, {@code notification}, {@code agent}, {@code submission}.
+ * <p>It never imports submission: the pattern's data flows from submission (which writes and announces)
+ * to the schedulers (which consume the hint and claim), and a new order that arrives on the queue is
+ * submission's to read and store ({@code io.overseer.submission.NewOrderListener}) before it is announced
+ * like any other. May import: {@code platform}, {@code workflow}, {@code statestore}, {@code messaging},
+ * {@code notification}, {@code agent}.
  */
 package io.overseer.scheduler;

@@ -1,5 +1,6 @@
 package io.overseer.statestore;
 
+import io.overseer.workflow.WorkflowVersions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -364,5 +365,19 @@ public class StateStore {
             em.createNativeQuery(HEARTBEAT_SUMMARY_SQL).setParameter(1, orderId).executeUpdate();
         }
         return current;
+    }
+
+    /**
+     * Pins the unfinished orders of {@code workflow} that were stored before versions (V12) to
+     * {@code version}: they started under the definition of that time, which nobody recorded, and from now
+     * on they keep this one rather than whichever a later deployment brings. Returns how many it pinned.
+     * An order in Error counts as unfinished: an operator may still resubmit or cancel it.
+     */
+    public int pinUnversioned(String workflow, String version) {
+        return em.createNativeQuery("UPDATE order_state SET workflow_version = ?1, version = version + 1"
+                        + " WHERE workflow = ?2 AND workflow_version IS NULL AND " + WorkflowVersions.UNFINISHED)
+                .setParameter(1, version)
+                .setParameter(2, workflow)
+                .executeUpdate();
     }
 }

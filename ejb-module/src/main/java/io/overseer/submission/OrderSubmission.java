@@ -33,8 +33,8 @@ import java.util.stream.Collectors;
 
 /**
  * The submission process of the pattern: writes the order and its state record (Pending, not locked,
- * no failures) in one transaction. Orders from HTTP are then announced on the order queue in that
- * same transaction; orders that arrived on the queue are claimed by the caller straight away.
+ * no failures) in one transaction, and announces it on the order queue (a dispatch hint that leaves
+ * after the commit) for whichever scheduler claims it — whether it came over HTTP or on the queue.
  *
  * <p>A submission may carry a {@link SubmissionKey}: the key is recorded in the order's transaction,
  * and a later submission with the same scope and key gets the first one's order instead of a new one
@@ -124,6 +124,11 @@ public class OrderSubmission {
      * to the message's reply-to if it has one, else to the body's {@code replyTo}. A message whose
      * {@code idempotencyKey} its sender used before gets the order that key created (nothing is written),
      * or is refused if that order was a different one.
+     *
+     * <p>That earlier order is announced again: the message may be a redelivery after a crash between
+     * the first delivery's commit and its hint's departure (the hint waits in memory until then), and
+     * the scheduler should not wait for the stranded-order poller. A hint for an order already claimed,
+     * or still delayed, claims nothing.
      */
     public String accept(OrderMessage message) throws InvalidOrderException, BrokerUnavailableException {
         OrderRequest request;
@@ -152,9 +157,13 @@ public class OrderSubmission {
                     + "' was already used for a different order");
         }
         if (earlier.isPresent()) {
+            dispatchQueue.announce(earlier.get().orderId());
             return earlier.get().orderId();
         }
         create(request, workflow, replyTo, notBefore, message.correlationId(), orderId);
+        if (notBefore == null) {
+            dispatchQueue.announce(orderId);
+        }
         return orderId;
     }
 

@@ -8,6 +8,7 @@ import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,6 +65,8 @@ public class WorkflowRegistry {
     WorkflowVersions stored;
     @Inject
     Clocks clocks;
+    @Inject
+    Event<WorkflowDeployed> deployed;
 
     private volatile Map<String, WorkflowDefinition> current = Map.of();
     /** Every version this instance has run or checked, current ones included; keyed by {@link Version}. */
@@ -87,11 +90,7 @@ public class WorkflowRegistry {
         }
         for (WorkflowDefinition definition : loaded.values()) {
             stored.record(definition, clocks.now());
-            int pinned = stored.pinUnversioned(definition);
-            if (pinned > 0) {
-                LOG.info(() -> pinned + " unfinished " + definition.name() + " orders stored before versions now run "
-                        + definition.label());
-            }
+            deployed.fire(new WorkflowDeployed(definition)); // before inUse(): the orders it pins count there
             versions.put(new Version(definition.name(), definition.version()), definition);
             LOG.info(() -> "Workflow " + definition.label() + ": " + definition.outline());
         }

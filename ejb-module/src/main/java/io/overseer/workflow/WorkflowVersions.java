@@ -9,12 +9,18 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 
-/** The stored workflow versions (V12) and which of them unfinished orders use. */
+/**
+ * The stored workflow versions (V12) and which of them unfinished orders use. It writes only its own
+ * table: pinning orders to a version is the state store's ({@link WorkflowDeployed}).
+ */
 @Stateless
 public class WorkflowVersions {
 
-    /** Unfinished: an order in Error is too, as an operator may still resubmit or cancel it. */
-    static final String UNFINISHED = "process_state IN ('Pending', 'Processing', 'Compensating', 'Error')";
+    /**
+     * Unfinished: an order in Error is too, as an operator may still resubmit or cancel it. Public for the
+     * state store, which pins unversioned unfinished orders ({@code StateStore.pinUnversioned}).
+     */
+    public static final String UNFINISHED = "process_state IN ('Pending', 'Processing', 'Compensating', 'Error')";
 
     /** A version unfinished orders use: how many, and the first few of them by age, to name in an error. */
     public record InUse(String workflow, String version, long orders, String firstOrders) {
@@ -32,20 +38,6 @@ public class WorkflowVersions {
                 .setParameter(2, definition.version())
                 .setParameter(3, definition.canonicalJson())
                 .setParameter(4, now)
-                .executeUpdate();
-    }
-
-    /**
-     * Pins the unfinished orders of {@code definition}'s workflow that were stored before versions (V12)
-     * to it: they started under the definition of that time, which nobody recorded, and from now on they
-     * keep this one rather than whichever a later deployment brings. Returns how many it pinned.
-     */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public int pinUnversioned(WorkflowDefinition definition) {
-        return em.createNativeQuery("UPDATE order_state SET workflow_version = ?1, version = version + 1"
-                        + " WHERE workflow = ?2 AND workflow_version IS NULL AND " + UNFINISHED)
-                .setParameter(1, definition.version())
-                .setParameter(2, definition.name())
                 .executeUpdate();
     }
 

@@ -320,6 +320,27 @@ class StateStoreDbTest {
         assertEquals(List.of(), inStore(store -> store.releaseThrottled("charge-payment", 5)), "released already");
     }
 
+    /** Orders stored before versions (V12) are pinned to the version deployed now, unfinished ones only. */
+    @Test
+    void pinUnversionedPinsTheUnfinishedOrdersOfTheWorkflowThatNamedNoVersion() throws Exception {
+        submit("o-1", T0);
+        submit("o-2", T0);
+        submit("o-3", T0);
+        try (Connection c = db.getConnection()) {
+            update(c, "UPDATE order_state SET workflow_version = NULL WHERE order_id IN ('o-1', 'o-2')");
+            update(c, "UPDATE order_state SET process_state = 'Processed' WHERE order_id = 'o-2'");
+        }
+
+        assertEquals(1, (int) inStore(store -> store.pinUnversioned(ORDER.name(), ORDER.version())));
+        assertEquals(0, (int) inStore(store -> store.pinUnversioned("other-workflow", ORDER.version())));
+
+        try (Connection c = db.getConnection()) {
+            assertEquals(List.of("o-1:" + ORDER.version() + ":2", "o-2:null:1", "o-3:" + ORDER.version() + ":1"),
+                    strings(c, "SELECT order_id || ':' || coalesce(workflow_version, 'null') || ':' || version"
+                            + " FROM order_state ORDER BY order_id"), "o-1 pinned (and its version moved), o-2 finished");
+        }
+    }
+
     // --- the product's way in: a store over an entity manager, in a transaction as the container gives it
 
     /** The flow windows and the contents reader over the store's entity manager. */

@@ -172,7 +172,7 @@ class OrderSubmissionTest {
     }
 
     @Test
-    void aQueuedOrderIsStoredUnannouncedAndNotifiesUnderTheMessagesCorrelationId() throws Exception {
+    void aQueuedOrderIsStoredAnnouncedAndNotifiesUnderTheMessagesCorrelationId() throws Exception {
         ReplyTo temporary = new ReplyTo("tmpq-1", ReplyTo.Kind.TEMPORARY_QUEUE);
         when(brokerQueues.queueOwner("tmpq-1")).thenReturn(Optional.of("legacy"));
 
@@ -180,7 +180,31 @@ class OrderSubmissionTest {
 
         verify(notifier).subscribe(orderId, temporary, "corr-7");
         assertEquals(List.of("sku-1 x2"), order(orderId).lines().stream().map(l -> l.sku() + " x" + l.quantity()).toList());
-        verifyNoInteractions(dispatchQueue, keys); // the caller claims it at once
+        verify(dispatchQueue).announce(orderId); // as over HTTP: the scheduler claims it when the hint arrives
+        verifyNoInteractions(keys);
+    }
+
+    @Test
+    void aDelayedQueuedOrderIsStoredButNotAnnounced() throws Exception {
+        String later = "{\"customerId\":\"alice-customer\",\"items\":[{\"sku\":\"sku-1\",\"quantity\":2}],"
+                + "\"notBefore\":\"" + NOW.plusHours(1) + "\"}";
+
+        String orderId = submission.accept(new OrderMessage(later, null, null, null, "legacy"));
+
+        assertEquals(NOW.plusHours(1).toInstant(), created(orderId).notBefore().toInstant());
+        verifyNoInteractions(dispatchQueue);
+    }
+
+    /** A redelivery after a crash may find its order stored but its hint lost with the process: announced again. */
+    @Test
+    void aQueuedOrderWhoseKeyMadeAnOrderBeforeAnnouncesThatOrderAndWritesNothing() throws Exception {
+        SubmissionKey key = SubmissionKey.of("jms:legacy", "k-1", REQUEST);
+        when(keys.claim(eq(key), anyString(), eq(NOW))).thenReturn(Optional.of(new SubmissionKeys.Taken("first", key.fingerprint())));
+
+        assertEquals("first", submission.accept(new OrderMessage(JSON, null, null, "k-1", "legacy")));
+
+        verify(store, never()).create(any(), any());
+        verify(dispatchQueue).announce("first");
     }
 
     @Test

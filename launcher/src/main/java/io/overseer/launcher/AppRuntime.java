@@ -7,9 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * The application servers ./run can start (--runtime). Each names its node class, its instances' base
- * name (work directory DATA/NAME, log DATA/logs/NAME.log) and the label log lines use. A runtime with no
- * node yet is refused when the options are parsed (exit code 2), before anything starts: to add one, give
- * it a {@link Factory} here and the parser accepts it.
+ * name (work directory DATA/NAME, log DATA/logs/NAME.log) and the label log lines use. To add one, give it
+ * a {@link Factory} (its node's constructor) here, and the parser accepts it.
  */
 public enum AppRuntime {
 
@@ -52,15 +51,8 @@ public enum AppRuntime {
         return instanceBaseName;
     }
 
-    public boolean implemented() {
-        return factory != null;
-    }
-
-    /** A node of this runtime; refused for a runtime that has none yet. */
+    /** A node of this runtime. */
     public AppServerNode newNode(StackLayout layout, String name, Path workDir, Path logFile, AppServerConfig config) {
-        if (factory == null) {
-            throw new UnsupportedOperationException("--runtime " + id + " is not implemented yet");
-        }
         return factory.create(layout, name, workDir, logFile, config);
     }
 

@@ -140,19 +140,13 @@ final class OptionParser {
                 appProps, help);
     }
 
-    /**
-     * The runtime --runtime names. One with no node (none today) is refused here, before anything starts,
-     * as a usage error (exit code 2): see {@link AppRuntime} for where its node plugs in.
-     */
+    /** The runtime --runtime names; an unknown one is a usage error (exit code 2). */
     private static AppRuntime runtime(Map<Opt, String> v) {
         String s = value(v, Opt.RUNTIME);
         AppRuntime runtime = AppRuntime.byId(s);
         if (runtime == null) {
             throw new UsageException(Opt.RUNTIME.flag + " (" + Opt.RUNTIME.env + ") is one of " + AppRuntime.ids()
                     + ", got: " + s);
-        }
-        if (!runtime.implemented()) {
-            throw new UsageException(Opt.RUNTIME.flag + " " + runtime.id() + " is not implemented in this build");
         }
         return runtime;
     }

@@ -14,6 +14,7 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,25 @@ class SubmissionIT extends DeployedWarIT {
             assertTrue(dead.getText().contains(marker));
         }
         assertEquals(before, TestStack.countOrders());
+    }
+
+    /**
+     * The two listeners split the order queue by selector (scheduler: hints and events as clients spell
+     * them; submission: the rest): a type neither handles still has a consumer, which dead-letters it.
+     */
+    @Test
+    void anUnknownOrOddlySpelledTypeGoesToTheDeadLetterQueueWithTheReason() throws Exception {
+        Map<String, String> reasons = Map.of("bogus", "unknown overseerType", "eVent", "overseerType 'eVent': write EVENT or event");
+        try (ActiveMQConnectionFactory factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+            for (Map.Entry<String, String> type : reasons.entrySet()) {
+                String marker = "type-" + UUID.randomUUID();
+                jms.createProducer().setProperty("marker", marker).setProperty("overseerType", type.getKey())
+                        .send(jms.createQueue("orders"), "{}");
+                TextMessage dead = awaitDeadLetter(jms, marker);
+                assertNotNull(dead, type.getKey() + " reached the DLQ");
+                assertEquals(type.getValue(), dead.getStringProperty("dlqReason"));
+            }
+        }
     }
 
     private static TextMessage awaitDeadLetter(JMSContext jms, String marker) {
