@@ -15,8 +15,6 @@ import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,17 +30,8 @@ class FinishedTallyDbTest {
     static final PreparedDbExtension DB = MigratedDatabase.extension();
 
     private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 27, 12, 0, 0, 0, ZoneOffset.UTC);
-    private static JpaDatabase jpa;
-
-    @BeforeAll
-    static void unit() {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
-    }
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
 
     @Test
     void theTallyAgreesWithAWholeTableCountAsOrdersFinishLateCommitsIncluded() throws Exception {

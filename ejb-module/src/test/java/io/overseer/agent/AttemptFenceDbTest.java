@@ -16,7 +16,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,11 +31,11 @@ class AttemptFenceDbTest {
     static final PreparedDbExtension DB = MigratedDatabase.extension();
 
     private static final OffsetDateTime NOW = OffsetDateTime.of(2026, 11, 24, 11, 0, 0, 0, ZoneOffset.UTC);
-    private static JpaDatabase jpa;
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
 
     @BeforeAll
-    static void ordersAndUnit() throws SQLException {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
+    static void orders() throws SQLException {
         try (Connection c = DB.getTestDatabase().getConnection()) {
             // o-1: a parallel group, branch 0 at epoch 3 and branch 1 at epoch 4; step 2 not started
             order(c, "o-1");
@@ -47,11 +46,6 @@ class AttemptFenceDbTest {
             order(c, "o-2");
             step(c, "o-2", 0, "Completed", null, 7L);
         }
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
     }
 
     @Test

@@ -11,8 +11,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,19 +27,10 @@ class JobLeaseJpaDbTest {
     private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 24, 9, 0, 0, 0, ZoneOffset.UTC);
     private static final Duration TTL = Duration.ofSeconds(30);
     private static final AtomicInteger LEASES = new AtomicInteger();
-    private static JpaDatabase jpa;
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
 
     private String job;
-
-    @BeforeAll
-    static void unit() {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
-    }
 
     @BeforeEach
     void newLease() throws Exception {

@@ -6,7 +6,10 @@ import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.Persistence;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The application's persistence unit ("overseer", META-INF/persistence.xml: the same entity classes,
@@ -15,16 +18,37 @@ import javax.sql.DataSource;
  * its SQL text. The one difference from the server: no JTA, so the unit is switched to RESOURCE_LOCAL and
  * a test begins and commits each transaction itself, as the container would around a bean method.
  */
-public final class JpaDatabase implements AutoCloseable {
+public final class JpaDatabase implements AutoCloseable, AfterAllCallback {
 
-    private final EntityManagerFactory factory;
+    private final Supplier<DataSource> db;
+    private EntityManagerFactory factory;
 
-    private JpaDatabase(EntityManagerFactory factory) {
-        this.factory = factory;
+    private JpaDatabase(Supplier<DataSource> db) {
+        this.db = db;
     }
 
     /** The unit over {@code db}; close it when the test class is done. */
     public static JpaDatabase over(DataSource db) {
+        return new JpaDatabase(() -> db);
+    }
+
+    /**
+     * The unit for a test class, as a static {@code @RegisterExtension} field: opened over {@code db} at
+     * its first use (by then the class's database extension has started the database) and closed after
+     * the class's last test.
+     */
+    public static JpaDatabase forClass(Supplier<DataSource> db) {
+        return new JpaDatabase(db);
+    }
+
+    private synchronized EntityManagerFactory factory() {
+        if (factory == null) {
+            factory = open(db.get());
+        }
+        return factory;
+    }
+
+    private static EntityManagerFactory open(DataSource db) {
         Map<String, Object> overrides = new HashMap<>();
         overrides.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
         overrides.put("jakarta.persistence.jtaDataSource", "");
@@ -32,7 +56,7 @@ public final class JpaDatabase implements AutoCloseable {
         overrides.put("eclipselink.target-server", "None");
         // No java agent here, so nothing is woven; WildFly runs the application unwoven too.
         overrides.put("eclipselink.weaving", "false");
-        return new JpaDatabase(Persistence.createEntityManagerFactory("overseer", overrides));
+        return Persistence.createEntityManagerFactory("overseer", overrides);
     }
 
     /** Work done in one transaction with an entity manager of its own. */
@@ -46,7 +70,7 @@ public final class JpaDatabase implements AutoCloseable {
      * (as a container does for a system exception and for an application exception with rollback).
      */
     public <T> T inTransaction(Work<T> work) throws Exception {
-        EntityManager em = factory.createEntityManager();
+        EntityManager em = factory().createEntityManager();
         EntityTransaction transaction = em.getTransaction();
         try {
             transaction.begin();
@@ -66,7 +90,7 @@ public final class JpaDatabase implements AutoCloseable {
      * another transaction runs; end it with {@link #end}.
      */
     public EntityManager begin() {
-        EntityManager em = factory.createEntityManager();
+        EntityManager em = factory().createEntityManager();
         em.getTransaction().begin();
         return em;
     }
@@ -90,7 +114,15 @@ public final class JpaDatabase implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        factory.close();
+    public synchronized void close() {
+        if (factory != null) {
+            factory.close();
+            factory = null;
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 }

@@ -22,8 +22,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,17 +38,8 @@ class OrderQueriesDbTest {
                     OnExhausted.COMPENSATE)));
     private static final Actor SUBMISSION = Actor.of(Actor.Kind.submission, "node-a");
 
-    private static JpaDatabase jpa;
-
-    @BeforeAll
-    static void unit() {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
-    }
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
 
     @BeforeEach
     void emptyStore() throws SQLException {

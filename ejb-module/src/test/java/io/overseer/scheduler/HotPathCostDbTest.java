@@ -42,7 +42,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +76,8 @@ class HotPathCostDbTest {
     private static final int BUDGET = 21;
 
     private static CountedDataSource counted;
-    private static JpaDatabase jpa;
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(() -> counted.dataSource());
     @SuppressWarnings("unchecked")
     private final Event<OrderTransitions> transitions = mock(Event.class);
     private final List<Attempt> requested = new ArrayList<>();
@@ -86,12 +86,6 @@ class HotPathCostDbTest {
     @BeforeAll
     static void unit() {
         counted = new CountedDataSource(DB.getTestDatabase());
-        jpa = JpaDatabase.over(counted.dataSource());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
     }
 
     @BeforeEach

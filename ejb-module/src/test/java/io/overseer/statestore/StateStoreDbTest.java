@@ -33,9 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,20 +61,11 @@ class StateStoreDbTest {
     private static final Actor SUBMISSION = Actor.of(Actor.Kind.submission, "node-a");
     private static final Actor SCHEDULER = Actor.of(Actor.Kind.scheduler, "node-a");
 
-    private static JpaDatabase jpa;
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
     private DataSource db;
     private Event<OrderTransitions> transitions;
     private final ExecutorService other = Executors.newSingleThreadExecutor();
-
-    @BeforeAll
-    static void unit() {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
-    }
 
     @BeforeEach
     @SuppressWarnings("unchecked")

@@ -25,8 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,23 +45,14 @@ class SubmissionKeysDbTest {
     private static final String FINGERPRINT = "f".repeat(64);
     private static final int RETRIES = 8;
 
-    private static JpaDatabase jpa;
+    @RegisterExtension
+    static final JpaDatabase jpa = JpaDatabase.forClass(DB::getTestDatabase);
     private DataSource db;
 
     /** How one submission's claim of the key ended. */
     private enum Outcome { CREATED, ROLLED_BACK, ANSWERED_WITH_EARLIER }
 
     private record Claim(String orderId, Outcome outcome, String answeredWith) {
-    }
-
-    @BeforeAll
-    static void unit() {
-        jpa = JpaDatabase.over(DB.getTestDatabase());
-    }
-
-    @AfterAll
-    static void closeUnit() {
-        jpa.close();
     }
 
     @BeforeEach
