@@ -18,8 +18,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * What the health endpoints tell a load balancer and an orchestrator, against a real Payara Micro:
@@ -28,13 +32,18 @@ import org.junit.jupiter.api.Test;
  * SIGSTOP, UP again after SIGCONT), and liveness names its checks and stays UP through that outage —
  * with a bound of 5 s instead of 2 min, so that a send blocked on the frozen broker would show at once
  * if it counted as a stuck worker.
+ *
+ * <p>One server for both: the start is watched by the first test, and the broker's outage needs only a
+ * running server, so the second takes the first's (started if the first did not leave it running), with
+ * the 5 s bound set from the start. Two starts before, one now.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HealthIT {
 
     private static final Logger LOG = Logger.getLogger(HealthIT.class.getName());
     private static final Duration FREEZE = Duration.ofSeconds(20);
 
-    private AppServerNode server;
+    private static AppServerNode server;
     private boolean brokerFrozen;
     private String customerPrefix;
 
@@ -43,15 +52,29 @@ class HealthIT {
         if (brokerFrozen) {
             OutageScenario.signalTree(TestStack.broker().pid(), "CONT"); // the broker is shared by every system test
         }
-        if (server != null) {
-            server.stop();
-        }
         LeftoverOrders.park(customerPrefix, "HealthIT");
     }
 
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    /**
+     * With liveness's stuck-worker bound at 5 s instead of 2 min (see the class comment); the first test
+     * only watches readiness and the API, which that bound does not touch.
+     */
+    private static AppServerNode newServer() {
+        return SystemServers.payaraMicro("health", Map.of("overseer.health.stuck-after", "PT5S"));
+    }
+
     @Test
+    @Order(1)
     void readinessIsNeverUpWhileTheApiDoesNotServe() throws Exception {
-        server = SystemServers.payaraMicro("health-start");
+        stopServer();
+        server = newServer();
         URI base = URI.create(server.baseUrl() + "/");
         CompletableFuture<Void> start = CompletableFuture.runAsync(() -> {
             try {
@@ -98,9 +121,14 @@ class HealthIT {
     }
 
     @Test
+    @Order(2)
     void readinessFollowsTheBrokerAndLivenessStaysUpThroughItsOutage() {
-        server = SystemServers.payaraMicro("health-broker", Map.of("overseer.health.stuck-after", "PT5S"));
-        startServer();
+        if (server == null) {
+            server = newServer();
+        }
+        if (!server.isAlive()) {
+            startServer();
+        }
         URI base = URI.create(server.baseUrl() + "/");
         OrdersApi api = new OrdersApi(base);
 
@@ -147,7 +175,7 @@ class HealthIT {
         assertEquals(200, Http.get(base.resolve("health/live")).status());
     }
 
-    private void startServer() {
+    private static void startServer() {
         try {
             server.start();
         } catch (java.io.IOException e) {
