@@ -64,9 +64,10 @@ class BrokerFailoverIT extends OutageScenario {
         pair.watch(Duration.ofSeconds(ALONE_SECONDS));
     }
 
-    /** After OutageScenario's @AfterEach has stopped the server: a server whose broker vanished stops slowly. */
+    /** The server first: a server whose broker vanished stops slowly. */
     @AfterAll
     static void stopPair() {
+        stopServer();
         if (pair != null) {
             pair.stop();
         }

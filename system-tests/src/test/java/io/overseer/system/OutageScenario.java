@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -59,6 +60,10 @@ import org.junit.jupiter.api.function.Executable;
  * its own); 5 s of steady load precede the fault, and their slowest POST is reported beside the limit.
  * On failure the message carries the figures: POST outcomes, the slowest POSTs (start relative to the
  * fault), how long after the component's return the first order was Processed, orders by state.
+ *
+ * <p>The scenarios of one class share one application server: each must outlive its outage, not start
+ * fresh, so the next scenario takes the server the last one left (its pid is checked per scenario). A
+ * scenario that fails stops it and parks its orders, and the next one starts a new server.
  */
 abstract class OutageScenario {
 
@@ -80,15 +85,27 @@ abstract class OutageScenario {
     private static final Duration SETTLED_AFTER_FAULT = Duration.ofSeconds(120);
     private static final int STEPS = 3;
 
-    private AppServerNode server;
+    private static AppServerNode server;
+    /** Where this scenario's part of the shared server's log begins. */
+    private long logFrom;
     private String customerPrefix;
+    private boolean passed;
 
     @AfterEach
-    void stopServer() throws IOException {
+    void afterAFailureStartAfresh() {
+        if (!passed) {
+            stopServer();
+            LeftoverOrders.park(customerPrefix, getClass().getSimpleName());
+        }
+    }
+
+    /** After the class's last scenario (a subclass whose broker goes away with its class calls it first). */
+    @AfterAll
+    static void stopServer() {
         if (server != null) {
             server.stop();
+            server = null;
         }
-        LeftoverOrders.park(customerPrefix, getClass().getSimpleName());
     }
 
     interface Fault {
@@ -150,8 +167,12 @@ abstract class OutageScenario {
         customerPrefix = "c-" + name + "-" + Long.toHexString(System.nanoTime()) + "-";
         SimulatorApi simulator = TestStack.simulator();
         simulator.clearFaults();
-        server = newServer(name);
-        server.start();
+        if (server == null || !server.isAlive()) {
+            stopServer();
+            server = newServer(getClass().getSimpleName());
+            server.start();
+        }
+        logFrom = java.nio.file.Files.size(server.logFile());
         long payaraPid = server.pid();
         OrdersApi api = new OrdersApi(URI.create(server.baseUrl()));
 
@@ -275,6 +296,7 @@ abstract class OutageScenario {
             }
         }
         assertAll(report, checks.stream());
+        passed = true;
     }
 
     /**
@@ -309,9 +331,12 @@ abstract class OutageScenario {
         return out.toString();
     }
 
+    /** The shared server's log since this scenario began. */
     private List<String> serverLog() {
         try {
-            return java.nio.file.Files.readAllLines(server.logFile());
+            byte[] log = java.nio.file.Files.readAllBytes(server.logFile());
+            int from = (int) Math.min(logFrom, log.length);
+            return new String(log, from, log.length - from, java.nio.charset.StandardCharsets.UTF_8).lines().toList();
         } catch (IOException e) {
             return List.of("(server log unreadable: " + e + ")");
         }
