@@ -1,8 +1,10 @@
 package io.overseer.system;
 
+import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +27,9 @@ import jakarta.jms.TemporaryQueue;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +38,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -49,10 +55,14 @@ import org.junit.jupiter.api.function.Executable;
  * Processed; a hanging call retried by the supervisor; a refused step compensated (refund before release);
  * an order from a legacy JMS client with its status notifications; 401 without credentials; kill -9 of the
  * server mid-flight and a restart, after which every accepted order is Processed and nothing applied twice.
+ * On Payara Server also what EarOnPayaraServerIT checked with a domain of its own: nothing answers on the
+ * HTTP port while the EAR deploys, health names the EAR's checks, and a DELETE with content is
+ * authenticated before it is refused.
  */
 class RuntimesIT {
 
     private static final Logger LOG = Logger.getLogger(RuntimesIT.class.getName());
+    private static final HttpClient PROBE = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration WAIT = Duration.ofSeconds(120);
     /** The default "order" workflow's steps, in order. */
     private static final List<String> STEPS = List.of("reserve-inventory", "charge-payment", "arrange-shipping");
@@ -70,11 +80,17 @@ class RuntimesIT {
         return Stream.of(AppRuntime.values()).filter(r -> only.equals(List.of("")) || only.contains(r.id())).map(runtime -> {
             Scenarios s = new Scenarios(runtime);
             String id = runtime.id();
-            return DynamicContainer.dynamicContainer(id, Stream.of(
+            // Payara Server's own checks (formerly EarOnPayaraServerIT, which started a domain of its own).
+            Stream<DynamicTest> payaraServerOnly = runtime != AppRuntime.PAYARA_SERVER ? Stream.empty() : Stream.of(
+                    test(id + ": nothing answered on the HTTP port while the EAR deployed; health names the EAR's checks",
+                            () -> s.ready().healthNamesTheApplicationsChecks()),
+                    test(id + ": a DELETE with content is authenticated, then a problem",
+                            () -> s.ready().aDeleteWithContentIsAuthenticatedThenAProblem()));
+            return DynamicContainer.dynamicContainer(id, Stream.concat(Stream.of(
                     test(id + " starts", s::start),
                     test(id + ": only HTTP listens on the bind address, everything else on 127.0.0.1",
                             () -> s.ready().onlyHttpMovesToTheBindAddress()),
-                    test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed()),
+                    test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed())), Stream.concat(payaraServerOnly, Stream.of(
                     test(id + ": readiness shows the pool's connections end a transaction left idle 30 s",
                             () -> s.ready().idleTransactionsAreBounded()),
                     test(id + ": a hanging call is retried by the supervisor", () -> s.ready().aHangingCallIsRetried()),
@@ -87,7 +103,7 @@ class RuntimesIT {
                     test(id + ": the console is served, and a paused operation parks orders until resumed",
                             () -> s.ready().theConsoleAndPauses()),
                     test(id + ": kill -9 mid-flight, restart: all Processed, nothing twice", () -> s.ready().killNineAndRestart()),
-                    test(id + " stops", s::stop)));
+                    test(id + " stops", s::stop)))));
         });
     }
 
@@ -102,6 +118,8 @@ class RuntimesIT {
         private AppServerNode server;
         private OrdersApi api;
         private final SimulatorApi simulator = TestStack.simulator();
+        /** What the HTTP port answered before the application's checks were in it; null if it answered nothing. */
+        private final AtomicReference<String> earlyAnswer = new AtomicReference<>();
 
         Scenarios(AppRuntime runtime) {
             this.runtime = runtime;
@@ -119,7 +137,11 @@ class RuntimesIT {
             TestStack.USERS.forEach(server::addRealmUser);
             simulator.clearFaults();
             long t0 = System.nanoTime();
-            server.start();
+            if (runtime == AppRuntime.PAYARA_SERVER) {
+                startWatchingThePort();
+            } else {
+                server.start();
+            }
             LOG.info(runtime.label() + " ready in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             api = new OrdersApi(URI.create(server.baseUrl()));
         }
@@ -136,6 +158,68 @@ class RuntimesIT {
             if (server != null) {
                 server.stop();
             }
+        }
+
+        /**
+         * Starts Payara Server as ./run starts it: the EAR deployed between server-config's http-closed and
+         * http-open files, so that nothing answers on the HTTP port meanwhile (docs/health.md). Until start()
+         * returns, any answer on the port must already name the application's checks.
+         */
+        private void startWatchingThePort() throws Exception {
+            URI ready = URI.create(server.healthUrl() + "/ready");
+            Thread watcher = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        HttpResponse<String> r = PROBE.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (!r.body().contains("\"application\"")) {
+                            earlyAnswer.compareAndSet(null, r.statusCode() + " " + r.body());
+                        }
+                        Thread.sleep(200);
+                    } catch (IOException refused) {
+                        try {
+                            Thread.sleep(200);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "http-port-watcher");
+            watcher.setDaemon(true);
+            watcher.start();
+            try {
+                server.start();
+            } finally {
+                watcher.interrupt();
+                watcher.join();
+            }
+        }
+
+        /** The EAR's own checks appear in Payara Server's health endpoints, and say UP. */
+        void healthNamesTheApplicationsChecks() {
+            assertNull(earlyAnswer.get(), "nothing answered on the HTTP port while the EAR was deployed");
+            URI health = URI.create(server.healthUrl() + "/");
+            Poll.until("readiness UP on " + runtime.label(), WAIT, () -> Http.get(health.resolve("ready")).status() == 200);
+            Http.Reply ready = Http.get(health.resolve("ready"));
+            Http.Reply live = Http.get(health.resolve("live"));
+            for (String check : List.of("application", "database", "broker")) {
+                assertTrue(ready.body().contains("\"" + check + "\""), ready.body());
+            }
+            assertEquals(200, live.status(), live.body());
+            for (String check : List.of("workers", "database-pool")) {
+                assertTrue(live.body().contains("\"" + check + "\""), live.body());
+            }
+        }
+
+        /**
+         * What the server itself answers, rather than the application, is set up on Payara Server as on Micro:
+         * content on a DELETE reaches authentication (post-boot.asadmin) and is refused as a problem.
+         */
+        void aDeleteWithContentIsAuthenticatedThenAProblem() {
+            assertProblem(Http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/orders/x"))
+                    .header("Content-Type", "application/json").method("DELETE", HttpRequest.BodyPublishers.ofString("{}"))), 401);
         }
 
         void onlyHttpMovesToTheBindAddress() throws Exception {
