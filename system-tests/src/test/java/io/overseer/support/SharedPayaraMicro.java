@@ -36,12 +36,18 @@ import org.jboss.shrinkwrap.descriptor.api.Descriptor;
  * before the test stack's PostgreSQL and broker go.
  *
  * <p>An archive of a known name with other content is refused, not served by the server of the first one:
- * a class that needs another deployment gives its archive another name and says why it needs it.
+ * a class that needs another deployment gives its archive another name and says why it needs it. At most
+ * {@value #MAX_SERVERS} servers start in a run.
  * Registered by {@link SharedPayaraMicroExtension}.
  */
 public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroContainerConfiguration> {
 
     private static final Logger LOG = Logger.getLogger(SharedPayaraMicro.class.getName());
+    /**
+     * Servers a run may start: the tier's shared one, and one more for a class that truly cannot share it.
+     * A third archive is refused, so that the tier cannot drift back to a boot per class unnoticed.
+     */
+    static final int MAX_SERVERS = 2;
     /** A stopped server's process ends within seconds; past this it is killed (the stack stops next). */
     private static final long STOP_WAIT_SECONDS = 60;
 
@@ -87,6 +93,12 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
                         + " see the output of the first test class that deployed it");
             }
             return running.metaData();
+        }
+        if (servers.size() == MAX_SERVERS) {
+            throw new DeploymentException("A Payara Micro for " + archive.getName() + " would be server #"
+                    + (MAX_SERVERS + 1) + " of this run (already running: " + servers.keySet() + "): deploy the"
+                    + " tier's shared archive (io.overseer.it.TheWar), scoping what the class needs to its own"
+                    + " operations or services");
         }
         Set<Long> before = childPids();
         PayaraMicroDeployableContainer connector = new PayaraMicroDeployableContainer();
