@@ -53,6 +53,8 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
 
     private PayaraMicroContainerConfiguration configuration;
     private final Map<String, Server> servers = new LinkedHashMap<>();
+    /** Archives whose server did not start: later classes fail at once instead of booting it again. */
+    private final Map<String, DeploymentException> failed = new LinkedHashMap<>();
 
     private record Server(PayaraMicroDeployableContainer connector, Archive<?> archive, String fingerprint,
                           ProtocolMetaData metaData, List<ProcessHandle> processes) {
@@ -80,6 +82,10 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
 
     @Override
     public synchronized ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+        if (failed.containsKey(archive.getName())) {
+            throw new DeploymentException("The Payara Micro for " + archive.getName() + " did not start for an"
+                    + " earlier class: not trying again", failed.get(archive.getName()));
+        }
         String fingerprint = fingerprint(archive);
         Server running = servers.get(archive.getName());
         if (running != null) {
@@ -105,12 +111,20 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
         connector.setup(configuration);
         LOG.info("Starting Payara Micro #" + (servers.size() + 1) + " of this run, for " + archive.getName());
         long started = System.nanoTime();
-        ProtocolMetaData metaData = connector.deploy(archive);
+        ProtocolMetaData metaData;
+        try {
+            metaData = connector.deploy(archive);
+        } catch (DeploymentException | RuntimeException e) {
+            metaData = null;
+            failed.put(archive.getName(), new DeploymentException("Payara Micro did not start", e));
+        }
         List<ProcessHandle> processes = ProcessHandle.current().children()
                 .filter(p -> !before.contains(p.pid())).toList();
-        if (metaData == null) { // the connector's way of reporting a timeout or a failed start
+        if (metaData == null) { // the connector's way of reporting a timeout, or the failure caught above
             processes.forEach(ProcessHandle::destroyForcibly);
-            throw new DeploymentException("Payara Micro did not start for " + archive.getName());
+            DeploymentException failure = failed.computeIfAbsent(archive.getName(),
+                    name -> new DeploymentException("Payara Micro did not start for " + name));
+            throw failure;
         }
         LOG.info("Payara Micro #" + (servers.size() + 1) + " serves " + archive.getName() + " after "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms; later classes reuse it");
