@@ -3,6 +3,7 @@ package io.overseer.support;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
+import java.util.logging.Logger;
 
 /**
  * The circuit of {@code remote-service} — the simulator as the catch-all HTTP service, which most tests'
@@ -24,6 +25,7 @@ public final class RemoteServiceCircuit {
      * order, leaves room for a second probe on a loaded machine.
      */
     private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final Logger LOG = Logger.getLogger(RemoteServiceCircuit.class.getName());
     private static final Set<String> FINAL = Set.of("Processed", "Compensated", "Error");
 
     private RemoteServiceCircuit() {
@@ -34,6 +36,7 @@ public final class RemoteServiceCircuit {
         if (closed(Metrics.scrape(root))) {
             return;
         }
+        LOG.info("The circuit of remote-service is not closed as a test starts: probing it");
         OrdersApi api = new OrdersApi(root);
         String[] probe = {null};
         Poll.until("the circuit of remote-service to close and its last probe order to finish", BOUND, () -> {
