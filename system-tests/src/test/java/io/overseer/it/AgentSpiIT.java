@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.it.plugin.FraudScreening;
 import io.overseer.it.plugin.OrderVetting;
-import io.overseer.support.Deployments;
 import io.overseer.support.Metrics;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
+import io.overseer.support.RemoteServiceCircuit;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The agent SPI: a coded agent ({@link FraudScreening}, one class added to the WAR) takes the operation it
+ * The agent SPI: a coded agent ({@link FraudScreening}, added to the WAR by {@link TheWar}) takes the operation it
  * claims from the catch-all HTTP agent, with its own circuit breaker and the agent's deadline, retries and
  * reply around it. The "screened" workflow screens, then charges; the "vetted" one reserves, then has the order
  * vetted by a second coded agent ({@link OrderVetting}) that refuses every order at length.
@@ -48,13 +48,14 @@ class AgentSpiIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar().addClasses(FraudScreening.class, OrderVetting.class);
+        return TheWar.deployment();
     }
 
     @BeforeEach
     void connect() {
         api = new OrdersApi(URI.create(base.toString()));
         simulator.clearFaults();
+        RemoteServiceCircuit.awaitClosed(URI.create(base.toString()));
     }
 
     @AfterEach
@@ -80,10 +81,11 @@ class AgentSpiIT {
     @Test
     void theCodedAgentsClassificationDecidesRetriesAndRefusals() {
         simulator.fault(FraudScreening.REMOTE_OPERATION, "error", 1.0, 0);
-        String retried = api.submit("c-screen-retried", SCREENED);
         URI root = URI.create(base.toString());
+        double retriesBefore = Metrics.scrape(root).sum("overseer_agent_retries_total", "operation", "screen-order");
+        String retried = api.submit("c-screen-retried", SCREENED);
         Poll.until("the coded agent to retry", Duration.ofSeconds(20),
-                () -> Metrics.scrape(root).sum("overseer_agent_retries_total", "operation", "screen-order") >= 1);
+                () -> Metrics.scrape(root).sum("overseer_agent_retries_total", "operation", "screen-order") > retriesBefore);
         simulator.clearFaults();
         JsonNode processed = api.awaitState(retried, Duration.ofSeconds(60), "Processed");
         assertEquals(0, processed.get("failureCount").asInt(), "503s were retried inside the attempt: " + processed);

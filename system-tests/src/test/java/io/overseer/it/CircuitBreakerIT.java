@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.overseer.support.Deployments;
 import io.overseer.support.Metrics;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.SimulatorApi;
@@ -32,17 +31,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The agent's circuit breaker on Payara Micro, observed the way an operator would: through GET /metrics.
  * A remote service that answers 503 to everything opens the circuit; once it recovers the circuit
  * half-opens, closes, and the orders held up still reach Processed. A business refusal (422) does not
- * open it. The deployment lowers the thresholds through MicroProfile Config so this takes seconds.
+ * open it. The service is {@link TheWar}'s second HTTP service on the simulator, performing only this class's
+ * operation, with thresholds lowered through MicroProfile Config so that this takes seconds; the circuit of
+ * the service every other class's orders go through never sees these faults.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class CircuitBreakerIT {
 
-    private static final String SINGLE = "single-charge";
-    private static final String OPERATION = "charge-payment";
-    /** The simulator is the one configured remote service; its circuit's settings start with this. */
-    private static final String SERVICE = "remote-service";
-    private static final String CB = "overseer.agent.service." + SERVICE + ".circuit.";
+    /** One step, the guarded service's operation, Error when it gives up. */
+    private static final String SINGLE = "guarded";
+    private static final String OPERATION = TheWar.GUARDED_OPERATION;
+    private static final String SERVICE = TheWar.GUARDED_SERVICE;
 
     @ArquillianResource
     URL base;
@@ -53,10 +53,7 @@ class CircuitBreakerIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.withConfig(Deployments.overseerWar(), CB + "window=4\n"
-                + CB + "failure-ratio=0.5\n"
-                + CB + "open-for=PT2S\n"
-                + CB + "half-open-calls=1\n");
+        return TheWar.deployment();
     }
 
     @BeforeEach

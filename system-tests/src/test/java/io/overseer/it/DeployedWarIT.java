@@ -1,7 +1,7 @@
 package io.overseer.it;
 
-import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
+import io.overseer.support.RemoteServiceCircuit;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
@@ -17,9 +17,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What most Arquillian tests share: the WAR exactly as users deploy it on Payara Micro, tested from the
- * outside (its root URL, the orders API as the test stack's client user), and the simulator with no
- * fault injected when each test starts or ends. Tests that change the deployment declare their own.
+ * What most Arquillian tests share: the WAR as users deploy it on Payara Micro ({@link TheWar}: plus the test
+ * agents and settings some classes need, out of the others' way), tested from the outside (its root URL,
+ * the orders API as the test stack's client user), the simulator with no fault injected when each test
+ * starts or ends, and the remote service's circuit closed when it starts ({@link RemoteServiceCircuit}: one
+ * server serves every class, and the last one's faults may have opened it).
  * Not a test itself: failsafe runs *IT classes, and this one is abstract.
  *
  * <p>The stack under the WAR — PostgreSQL, Artemis and the simulator — is {@link TestStack}'s, started once
@@ -45,7 +47,7 @@ abstract class DeployedWarIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar();
+        return TheWar.deployment();
     }
 
     @BeforeEach
@@ -53,6 +55,7 @@ abstract class DeployedWarIT {
         root = URI.create(base.toString());
         api = new OrdersApi(root);
         simulator.clearFaults();
+        RemoteServiceCircuit.awaitClosed(root);
     }
 
     @AfterEach

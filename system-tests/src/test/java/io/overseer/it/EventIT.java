@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.it.plugin.ApprovedCharge;
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
 import io.overseer.support.Problems;
+import io.overseer.support.RemoteServiceCircuit;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
@@ -25,6 +25,7 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,7 +49,13 @@ class EventIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar().addClass(ApprovedCharge.class);
+        return TheWar.deployment();
+    }
+
+    /** One server serves every class: the last one's faults may have left the remote service's circuit open. */
+    @BeforeEach
+    void remoteServiceCircuitClosed() {
+        RemoteServiceCircuit.awaitClosed(URI.create(base.toString()));
     }
 
     private OrdersApi api() {

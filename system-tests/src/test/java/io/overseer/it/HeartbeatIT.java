@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.it.plugin.StockAudit;
-import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
 import java.net.URI;
 import java.net.URL;
@@ -38,7 +37,7 @@ class HeartbeatIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar().addClass(StockAudit.class);
+        return TheWar.deployment();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.overseer.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.JmsProtocol;
 import io.overseer.support.OrdersApi;
@@ -45,7 +44,7 @@ class JmsDuplicatesIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar();
+        return TheWar.deployment();
     }
 
     @ParameterizedTest

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.it.plugin.StuckScreening;
-import io.overseer.support.Deployments;
 import io.overseer.support.Http;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Liveness goes DOWN when a worker of the instance is stuck — here an agent worker held by a coded agent
  * that ignores its timeout ({@link StuckScreening}) — naming what is stuck, and UP again once the worker
- * is free. The bound is 2 s in this deployment instead of the default 2 min.
+ * is free. The bound is 2 s in the tier's deployment ({@link TheWar}) instead of the default 2 min.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -36,8 +35,7 @@ class LivenessIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.withConfig(Deployments.overseerWar().addClass(StuckScreening.class),
-                "overseer.health.stuck-after=PT2S");
+        return TheWar.deployment();
     }
 
     @Test
@@ -48,9 +46,9 @@ class LivenessIT {
         assertEquals(200, before.status(), before.body());
         assertTrue(checkNames(before.json()).containsAll(List.of("workers", "database-pool")), before.body());
 
-        String orderId = new OrdersApi(root).submit("c-stuck-worker", "screened");
+        String orderId = new OrdersApi(root).submit("c-stuck-worker", "stuck-screened");
 
-        String stuck = "agent attempt " + orderId + " screen-order";
+        String stuck = "agent attempt " + orderId + " " + StuckScreening.OPERATION;
         java.util.Set<String> answers = new java.util.LinkedHashSet<>();
         try {
             Poll.until("liveness DOWN naming " + stuck, Duration.ofSeconds(30), () -> {

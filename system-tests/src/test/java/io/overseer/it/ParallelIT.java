@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overseer.support.Deployments;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
+import io.overseer.support.RemoteServiceCircuit;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import java.net.URI;
@@ -23,6 +23,7 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -54,12 +55,18 @@ class ParallelIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.overseerWar();
+        return TheWar.deployment();
     }
 
     @AfterEach
     void clearFaults() {
         simulator.clearFaults();
+    }
+
+    /** One server serves every class: the last one's faults may have left the remote service's circuit open. */
+    @BeforeEach
+    void remoteServiceCircuitClosed() {
+        RemoteServiceCircuit.awaitClosed(URI.create(base.toString()));
     }
 
     private OrdersApi api() {

@@ -47,12 +47,14 @@ public final class TestStack implements LauncherSessionListener {
      * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
      * a single step that stops in Error when it gives up, a two-step "express" order, "slow-ship" (its
      * shipping attempt may take a minute: long enough to forge replies while it runs), and "screened",
-     * whose first operation a coded agent performs in the deployments that add one (AgentSpiIT) and the
-     * simulator's catch-all agent in the others; "vetted" likewise, whose coded agent refuses every order
+     * whose first operation a coded agent performs in the Arquillian tier's deployment (AgentSpiIT) and the
+     * simulator's catch-all agent on the system tier's servers; "vetted" likewise, whose coded agent refuses every order
      * with a 5,000-character explanation; "audited", whose long step must beat every 3 s (HeartbeatIT's
      * coded agent does; the simulator, answering at once, need not); "approved", which waits up to 8 s for
      * an "approval" event between two calls (EventIT); "limited", one call whose operation FlowLimitIT's
-     * instances limit; "forked", whose parallel group packs and invoices at once (ParallelIT, CrashRecoveryIT).
+     * instances limit; "forked", whose parallel group packs and invoices at once (ParallelIT, CrashRecoveryIT);
+     * "stuck-screened", whose one operation LivenessIT's coded agent holds its worker on; "guarded", one call
+     * to the service with CircuitBreakerIT's lowered circuit (the catch-all service where none is configured).
      */
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
@@ -76,6 +78,8 @@ public final class TestStack implements LauncherSessionListener {
                 {"name": "await-approval", "event": "approval", "completeBy": "PT8S"},
                 {"name": "charge-approved", "compensation": "refund-payment"}]},
               {"name": "limited", "steps": [{"name": "limited-call", "onExhausted": "error"}]},
+              {"name": "stuck-screened", "steps": [{"name": "stuck-screen", "onExhausted": "error"}]},
+              {"name": "guarded", "steps": [{"name": "guarded-charge", "onExhausted": "error"}]},
               {"name": "forked", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
                 {"group": "fulfil", "steps": [

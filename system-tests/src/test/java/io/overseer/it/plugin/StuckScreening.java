@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class StuckScreening implements RemoteService {
 
     public static final Duration HOLD = Duration.ofSeconds(20);
+    /** Its own operation, which only LivenessIT's workflow ("stuck-screened") uses. */
+    public static final String OPERATION = "stuck-screen";
 
     private final AtomicBoolean stuckOnce = new AtomicBoolean();
 
@@ -26,7 +28,7 @@ public class StuckScreening implements RemoteService {
 
     @Override
     public boolean performs(String operation) {
-        return "screen-order".equals(operation);
+        return OPERATION.equals(operation);
     }
 
     @Override
