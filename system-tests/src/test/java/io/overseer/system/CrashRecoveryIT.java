@@ -59,8 +59,12 @@ class CrashRecoveryIT {
     private static final List<String> TAKEOVER_IDS = List.of("takeover-a", "takeover-b", "takeover-c");
     /** The step's complete-by in the takeover test; the supervisor's lease is no longer (see the test). */
     private static final Duration COMPLETE_BY = Duration.ofSeconds(10);
+    /** The supervisor's lease in the takeover test: no longer than {@link #COMPLETE_BY} (see the test). */
+    private static final Duration LEASE = Duration.ofSeconds(10);
     /** The supervisor's timer fires every second on every instance; the lease holder sweeps. */
     private static final Duration SUPERVISOR_PERIOD = Duration.ofSeconds(1);
+    /** A margin for a renewal that comes late on two busy cores (CI once read the lease lapsed just after the takeover). */
+    private static final Duration LATE_TIMER = Duration.ofSeconds(10);
     /** Every call takes this long at the simulator, so that orders are still in flight at the kill. */
     private static final long CALL_LATENCY_MS = 2_000;
     /**
@@ -167,7 +171,7 @@ class CrashRecoveryIT {
         for (String id : TAKEOVER_IDS) {
             servers.add(SystemServers.payaraMicro(id, Map.of("overseer.instance-id", id,
                     "overseer.scheduler.complete-by", COMPLETE_BY.toString(),
-                    "overseer.supervisor.lease", "PT10S",
+                    "overseer.supervisor.lease", LEASE.toString(),
                     "overseer.supervisor.max-retries", "10")));
         }
         SystemServers.startAll(servers);
@@ -212,7 +216,11 @@ class CrashRecoveryIT {
                 + SUPERVISOR_PERIOD.toMillis() + " ms + margin " + margin.toMillis() + " ms = " + bound.toMillis() + " ms");
         Map<String, Long> recoveries = recoveredBySupervisor(orphans, killedAtDbMillis);
         assertTrue(survivorIds.containsAll(recoveries.keySet()), "only survivors recovered expired attempts: " + recoveries);
-        assertTrue(survivorIds.contains(leaseHolder()), "a survivor holds the supervisor's lease: " + leaseHolder());
+        // The lease is a moving state: a survivor busy finishing the orphans may renew it late, so it lapses for a
+        // moment and is taken again at the next sweep (JobLease). What the guarantee says is that the dead instance
+        // never holds it again and a survivor does: waited for within one lease and a sweep, never read once.
+        Poll.until("a survivor (" + survivorIds + ") to hold the supervisor's lease",
+                LEASE.plus(SUPERVISOR_PERIOD).plus(LATE_TIMER), () -> survivorIds.contains(leaseHolder()));
 
         awaitProcessedAtLeast(TAKEOVER, ids.size(), Duration.ofSeconds(120));
         assertEquals(ids.size(), StoreCounts.orders(TAKEOVER), "every accepted order exists, once");
