@@ -243,9 +243,14 @@ public class StateStore {
                 .setParameter(1, operation).getSingleResult()).longValue();
     }
 
-    /** The poller's query; public so that the database tests run the very text the product runs. */
+    /**
+     * The poller's query; public so that the database tests run the very text the product runs. A record
+     * with a not-before counts as stranded only once it has been due for as long as an untouched one
+     * waits: until then it is the due-order poller's, which comes every second (a delayed start untouched
+     * since its submission would otherwise be taken by whichever poller came first once it fell due).
+     */
     public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + WAITING
-            + " AND updated_at < ?2 ORDER BY updated_at LIMIT ?3";
+            + " AND updated_at < ?2 AND (not_before IS NULL OR not_before < ?2) ORDER BY updated_at LIMIT ?3";
 
     /**
      * Locks those of the given records that an attempt is running on (only they can take a reply),

@@ -123,7 +123,8 @@ class ClaimDbTest {
         List<String> orders = pendingOrders(6);
         try (Connection c = db.getConnection()) {
             update(c, "UPDATE order_state SET not_before = ?1 WHERE order_id = ?2", NOW.plusSeconds(1), orders.get(1));
-            update(c, "UPDATE order_state SET not_before = ?1 WHERE order_id = ?2", NOW, orders.get(2));
+            // due for 20 s: claimable, and stranded too (one due only now is the due-order poller's: StateStoreDbTest)
+            update(c, "UPDATE order_state SET not_before = ?1 WHERE order_id = ?2", NOW.minusSeconds(20), orders.get(2));
             update(c, "UPDATE order_state SET process_state = 'Compensating' WHERE order_id = ?1", orders.get(3));
             update(c, "UPDATE order_state SET process_state = 'Compensating', locked_by = 'x' WHERE order_id = ?1",
                     orders.get(4));

@@ -189,6 +189,11 @@ class StateStoreDbTest {
                 "a missed heartbeat expires it before its complete-by");
         assertEquals(List.of(), inStore(store -> store.expired(T0.plusSeconds(3), 10)));
         assertEquals(List.of("o-1"), inStore(store -> store.stranded(T0.plusSeconds(1), T0.plusSeconds(10), 10)));
+        OffsetDateTime o3Due = T0.plusMinutes(5);
+        assertEquals(List.of("o-1"), inStore(store -> store.stranded(o3Due.minusSeconds(8), o3Due.plusSeconds(2), 10)),
+                "o-3, untouched for minutes but due for 2 s only, is the due-order poller's, not stranded");
+        assertEquals(List.of("o-1", "o-3"), inStore(store -> store.stranded(o3Due.plusSeconds(1), o3Due.plusSeconds(11), 10))
+                .stream().sorted().toList(), "due for 11 s and still untouched: its claim was lost");
         assertEquals(List.of("o-3"), inStore(store -> store.due(T0.plusMinutes(5), 10)));
         assertEquals(List.of(), inStore(store -> store.due(T0.plusMinutes(4), 10)));
     }

@@ -104,7 +104,8 @@ class DelayedStartIT extends DeployedWarIT {
 
     /**
      * Processed, first claimed no earlier than its not-before (the database clock on this machine), by the
-     * due-order poller: the stranded-order poller only takes orders untouched for 10 s.
+     * due-order poller, which comes every second: the stranded-order poller takes a delayed order only once
+     * it has been due for its stranded-after (5 s in the test stack) and still untouched.
      */
     private void assertClaimedAfter(String orderId, Instant startAt) {
         JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");

@@ -32,11 +32,12 @@ final class StateStoreQueries {
             + " ORDER BY complete_by LIMIT 200";
 
     /**
-     * StateStore.STRANDED_SQL: the claimable records untouched for 10 s (the poller's threshold), limit bound
+     * StateStore.STRANDED_SQL: the claimable records untouched (and due) for 10 s (the poller's threshold), limit bound
      * by the caller (100 here); read without a lock, then claimed by id (CLAIM_BY_IDS).
      */
     static final String STRANDED = "SELECT order_id FROM order_state"
             + " WHERE (process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
-            + " AND (not_before IS NULL OR not_before <= now()) AND updated_at < now() - interval '10 seconds'"
+            + " AND paused_on IS NULL AND updated_at < now() - interval '10 seconds'"
+            + " AND (not_before IS NULL OR not_before < now() - interval '10 seconds')"
             + " ORDER BY updated_at LIMIT 100";
 }
