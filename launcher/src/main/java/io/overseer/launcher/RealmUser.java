@@ -26,11 +26,19 @@ public record RealmUser(String name, String password, List<String> groups) {
         return "create-file-user --passwordfile " + file + " --groups " + String.join(":", groups) + " " + name;
     }
 
-    /** Every user's command, a line each; their password files go to {@code workDir}'s secrets/. */
-    static String postBootCommands(List<RealmUser> users, Path workDir) throws IOException {
+    /**
+     * Where in a server's work directory the password files go. Not "secrets": Payara's directory config
+     * source looks for secrets/ in the server's working directory (a server's work directory is that) and,
+     * finding it, would serve each password file as a MicroProfile Config property and watch the directory
+     * with a task that blocks Payara's shutdown for the whole 5 s it waits for its executor.
+     */
+    public static final String PASSWORD_DIR = "realm-passwords";
+
+    /** Every user's command, a line each; their password files go to {@code workDir}'s {@link #PASSWORD_DIR}. */
+    public static String postBootCommands(List<RealmUser> users, Path workDir) throws IOException {
         StringBuilder commands = new StringBuilder();
         for (RealmUser user : users) {
-            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
+            commands.append(user.postBootCommand(workDir.resolve(PASSWORD_DIR))).append(System.lineSeparator());
         }
         return commands.toString();
     }

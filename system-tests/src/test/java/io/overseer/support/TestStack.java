@@ -235,17 +235,10 @@ public final class TestStack implements LauncherSessionListener {
         values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
         values.put("HTTP_LISTENER", PayaraMicroNode.HTTP_LISTENER);
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
-                + System.lineSeparator() + LOOPBACK_ONLY + userCommands());
+                + System.lineSeparator() + LOOPBACK_ONLY + RealmUser.postBootCommands(USERS, workDir));
         return file;
     }
 
-    private static String userCommands() throws IOException {
-        StringBuilder commands = new StringBuilder();
-        for (RealmUser user : USERS) {
-            commands.append(user.postBootCommand(workDir.resolve("secrets"))).append(System.lineSeparator());
-        }
-        return commands.toString();
-    }
 
     private static synchronized void stopAll() {
         if (simulator != null) {
