@@ -30,6 +30,8 @@ public final class Bench {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm");
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final int IDLE_SECONDS = 20;
+    /** Lone orders per second: one every 500 ms, far apart from the next (a lone three-step order takes well under that). */
+    static final double LONE_RATE = 2.0;
     /** Held (never closed) until the JVM exits: an unreachable channel would be closed and its lock released. */
     private static java.nio.channels.FileChannel lockFile;
 
@@ -151,6 +153,15 @@ public final class Bench {
         Thread.sleep(IDLE_SECONDS * 1000L);
         run.idle = CostMeter.perSecond(idleStart, costs.take());
         Log.info("idle background " + run.idle.summary("second"));
+
+        // One order at a time on the warm, idle stack: what a lone order waits for, hop by hop (Report's hop
+        // table). Nothing should batch it or hold it for a timer: each goes alone, 1/LONE_RATE s after the last.
+        add(run, phases.run("lone-rest", "One at a time, REST: " + o.loneOrders() + " three-step orders",
+                PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, true, p -> rest.submitter(p, null)));
+        try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
+            add(run, phases.run("lone-jms", "One at a time, JMS: " + o.loneOrders() + " three-step orders",
+                    PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, false, jms::submitter));
+        }
 
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));

@@ -14,6 +14,7 @@ record BenchOptions(
         int noopOrders,
         int e2eOrders,
         int latencySeconds,
+        int loneOrders,
         int clients,
         int peerTasks,
         int peerRepeat,
@@ -40,6 +41,8 @@ record BenchOptions(
               --orders N              no-op backlog for the overhead figure (default 20000; quick 300)
               --e2e-orders N          three-step orders per end-to-end peak run, REST and JMS (1500; quick 150)
               --latency-seconds S     paced latency run length, REST and JMS each (60; quick 10)
+              --lone-orders N         three-step orders one at a time (2/s) on the idle stack, REST and JMS each,
+                                      for the hop-by-hop latency of a lone order (40; quick 10)
               --clients C             concurrent REST clients / JMS producers (32)
               --peer-tasks N          tasks per peer run, db-scheduler and JobRunr (20000; quick 1000)
               --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
@@ -59,6 +62,7 @@ record BenchOptions(
         int noop = quick ? 300 : 20_000;
         int e2e = quick ? 150 : 1500;
         int latency = quick ? 10 : 60;
+        int lone = quick ? 10 : 40;
         int clients = 32;
         int peerTasks = quick ? 1000 : 20_000;
         int peerRepeat = quick ? 1 : 3;
@@ -80,6 +84,7 @@ record BenchOptions(
                 case "--orders" -> noop = positive(a, value(args, ++i, a));
                 case "--e2e-orders" -> e2e = positive(a, value(args, ++i, a));
                 case "--latency-seconds" -> latency = positive(a, value(args, ++i, a));
+                case "--lone-orders" -> lone = positive(a, value(args, ++i, a));
                 case "--clients" -> clients = positive(a, value(args, ++i, a));
                 case "--peer-tasks" -> peerTasks = positive(a, value(args, ++i, a));
                 case "--peer-repeat" -> peerRepeat = positive(a, value(args, ++i, a));
@@ -94,7 +99,7 @@ record BenchOptions(
             report = quick ? root.resolve("target/bench/quick-report.md") : root.resolve("BENCHMARKS.md");
         }
         requirePlaceable(runtime, portBase);
-        return new BenchOptions(quick, runtime, noop, e2e, latency, clients, peerTasks, peerRepeat, scale, portBase, jfr,
+        return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
                 withoutPeers, saveBaseline, title, report, root);
     }
 

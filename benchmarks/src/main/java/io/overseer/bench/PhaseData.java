@@ -28,6 +28,9 @@ final class PhaseData {
         long processedAt = -1;              // task -> Processed
         int processedRows;
         final Set<String> completedSteps = new HashSet<>();
+        final Map<String, Long> stepRequestedAt = new HashMap<>(); // step -> Running: its request committed with this
+        final Map<String, Long> stepCompletedAt = new HashMap<>(); // step -> Completed: its reply applied
+        int stepStarts;                                            // -> Running rows, a step's retries included
 
         OrderTrace(String orderId) {
             this.orderId = orderId;
@@ -72,7 +75,8 @@ final class PhaseData {
         return d;
     }
 
-    private void add(String orderId, long at, String step, String from, String to) {
+    // package-private: PhaseDataTest feeds it rows
+    void add(String orderId, long at, String step, String from, String to) {
         OrderTrace t = orders.computeIfAbsent(orderId, OrderTrace::new);
         t.submittedAt = Math.min(t.submittedAt, at);
         if (step == null && "Pending".equals(from) && "Processing".equals(to)) {
@@ -82,10 +86,55 @@ final class PhaseData {
             t.processedAt = Math.max(t.processedAt, at);
             t.processedRows++;
         }
+        if (step != null && "Running".equals(to)) {
+            t.stepStarts++;
+            t.stepRequestedAt.merge(step, at, Math::min);
+        }
         if (step != null && "Completed".equals(to)) {
             t.completedSteps.add(step);
+            t.stepCompletedAt.put(step, at);
             stepCompletions.add(at);
         }
+    }
+
+    /**
+     * Where a processed order's time went, hop by hop, in milliseconds (each list sorted): submitted → claimed
+     * (the submission's commit, the dispatch hint, the scheduler's claim); for every step, its request →
+     * its reply applied (the request's commit and delivery, the agent, the remote call, the reply's delivery and
+     * the transaction that applies it); the last reply → Processed. A step's next one starts, and the order
+     * ends, in the transaction that applies the reply, so nothing else lies between these hops. Orders whose
+     * steps ran more than once (a retry) are left out: their round trips would mix attempts.
+     */
+    Hops hops() {
+        List<Double> toClaim = new ArrayList<>();
+        List<Double> roundTrips = new ArrayList<>();
+        List<Double> toProcessed = new ArrayList<>();
+        for (OrderTrace t : orders.values()) {
+            if (t.processedAt <= 0 || t.processedRows != 1 || t.firstClaimAt == Long.MAX_VALUE
+                    || t.stepStarts != t.stepRequestedAt.size()
+                    || !t.stepRequestedAt.keySet().equals(t.stepCompletedAt.keySet())) {
+                continue;
+            }
+            toClaim.add((t.firstClaimAt - t.submittedAt) / 1000.0);
+            long lastReply = Long.MIN_VALUE;
+            for (Map.Entry<String, Long> step : t.stepRequestedAt.entrySet()) {
+                long completed = t.stepCompletedAt.get(step.getKey());
+                roundTrips.add((completed - step.getValue()) / 1000.0);
+                lastReply = Math.max(lastReply, completed);
+            }
+            if (lastReply != Long.MIN_VALUE) {
+                toProcessed.add((t.processedAt - lastReply) / 1000.0);
+            }
+        }
+        toClaim.sort(null);
+        roundTrips.sort(null);
+        toProcessed.sort(null);
+        return new Hops(toClaim, roundTrips, toProcessed);
+    }
+
+    /** {@link #hops()}: milliseconds per hop, each list sorted. */
+    record Hops(List<Double> submittedToClaimed, List<Double> stepRoundTrips, List<Double> lastReplyToProcessed) {
+        static final Hops NONE = new Hops(List.of(), List.of(), List.of());
     }
 
     private static long micros(java.sql.Timestamp ts) {

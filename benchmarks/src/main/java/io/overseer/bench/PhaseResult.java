@@ -20,6 +20,7 @@ record PhaseResult(
         double maxRssMiB,
         double[] load1,         // min, mean, max of the 1-minute load average
         CostMeter.Costs costs,  // per order: CPU-ms per process, commits, statements, messages; null if not counted
+        PhaseData.Hops hops,    // where the time of each order went, hop by hop
         List<String> problems) {
 
     double p(double percentile) {

@@ -75,7 +75,7 @@ final class PhaseRunner {
         List<Double> latencies = d.latenciesMs();
         latencies.sort(null);
         PhaseResult r = new PhaseResult(name, description, orders, submitted, rate, window, d.orders.size() / window,
-                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, problems);
+                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, d.hops(), problems);
         Plots.throughput(d, description, plotDir.resolve(name + "-throughput.png"));
         Log.info(String.format("%s: %.1f orders/s, %.1f steps/s over %.1f s; latency p50 %.0f ms p99 %.0f ms; %s",
                 name, r.ordersPerSecond(), r.stepsPerSecond(), window, r.p(50), r.p(99),

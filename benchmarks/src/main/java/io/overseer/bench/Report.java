@@ -39,7 +39,8 @@ final class Report {
                 + ". " + m.server() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
                 + ", db-scheduler " + version("peer.db-scheduler.lock-and-fetch.noop") + ", JobRunr " + version("peer.jobrunr.noop") + ".");
         line("Settings: " + o.noopOrders() + " no-op orders (overhead), " + o.e2eOrders() + " three-step orders per"
-                + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.clients() + " REST clients / JMS"
+                + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.loneOrders() + " lone orders one at a time"
+                + " (REST and JMS each), " + o.clients() + " REST clients / JMS"
                 + " producers; peers " + o.peerTasks() + " tasks × " + o.peerRepeat() + " (median); scale probe at "
                 + o.scaleFinished().get(0) + " and " + o.scaleFinished().get(1) + " finished orders. The launcher's"
                 + " defaults otherwise: PostgreSQL fsync and synchronous_commit on, Artemis NIO journal, application"
@@ -53,6 +54,7 @@ final class Report {
                 + " peer warms up with 2000 tasks).");
         line("");
         figures();
+        hopsTable();
         costsTable();
         peersTable();
         if (!run.jfrTop.isEmpty()) {
@@ -97,6 +99,14 @@ final class Report {
                         "db-scheduler one HTTP call per task") + " |");
             }
         }
+        for (String lone : List.of("lone-rest", "lone-jms")) {
+            PhaseResult p = run.phases.get(lone);
+            if (p != null) {
+                line("| Lone orders " + (lone.endsWith("rest") ? "REST" : "JMS") + ", submit → Processed, one at a time ("
+                        + f1(p.offeredRate()) + "/s) on the idle stack, " + p.orders() + " orders | p50 " + ms(p.p(50))
+                        + ", p95 " + ms(p.p(95)) + " (max " + ms(p.p(100)) + ") | |");
+            }
+        }
         for (PhaseResult p : new PhaseResult[] {latRest, latJms}) {
             if (p != null) {
                 line("| Latency " + (p == latRest ? "REST" : "JMS") + ", submit → Processed, paced at " + f1(p.offeredRate())
@@ -119,6 +129,63 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /**
+     * Where a three-step order's time goes, hop by hop, alone on an idle stack and at half the peak: the
+     * simulator's own time per call is subtracted from each step's round trip, so what is left is Overseer's.
+     */
+    private void hopsTable() {
+        List<PhaseResult> phases = new ArrayList<>();
+        for (String name : List.of("lone-rest", "lone-jms", "latency-rest", "latency-jms")) {
+            PhaseResult p = run.phases.get(name);
+            if (p != null && p.hops() != null && !p.hops().stepRoundTrips().isEmpty()) {
+                phases.add(p);
+            }
+        }
+        if (phases.isEmpty()) {
+            return;
+        }
+        line("Where a three-step order's time goes, hop by hop (ms, p50 / p95, from order_history; the simulator's"
+                + " time from its own GET /stats over the phase):");
+        line("");
+        StringBuilder head = new StringBuilder("| hop |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (PhaseResult p : phases) {
+            head.append(' ').append(p.name()).append(" (").append(p.hops().submittedToClaimed().size()).append(" orders) |");
+            rule.append("---|");
+        }
+        line(head.toString());
+        line(rule.toString());
+        hopRow("submitted → claimed (commit, dispatch hint, claim)", phases, h -> h.submittedToClaimed());
+        hopRow("per step: request → reply applied", phases, h -> h.stepRoundTrips());
+        StringBuilder sim = new StringBuilder("| per step: of which the simulator's own time (mean per call) |");
+        StringBuilder own = new StringBuilder("| **per step: Overseer's own share** (round trip p50 − simulator) |");
+        for (PhaseResult p : phases) {
+            double simMs = p.costs() != null && p.costs().simulatorCalls() > 0 ? p.costs().simulatorMsPerCall() : Double.NaN;
+            sim.append(' ').append(Double.isNaN(simMs) ? "n/a" : f2(simMs)).append(" |");
+            own.append(" **").append(Double.isNaN(simMs) ? "n/a"
+                    : f1(Stats.percentile(p.hops().stepRoundTrips(), 50) - simMs)).append("** |");
+        }
+        line(sim.toString());
+        line(own.toString());
+        hopRow("last reply applied → Processed (same transaction)", phases, h -> h.lastReplyToProcessed());
+        line("");
+        line("A step's round trip is its request's commit and delivery to the agent, the agent's transaction (the"
+                + " fence read, the remote call, the reply's send), the reply's delivery and the transaction that applies"
+                + " it — which also sends the next step's request, so nothing lies between one step's reply and the"
+                + " next one's request. JMS orders count from when the application took the message off the queue.");
+        line("");
+    }
+
+    private void hopRow(String label, List<PhaseResult> phases, java.util.function.Function<PhaseData.Hops, List<Double>> hop) {
+        StringBuilder row = new StringBuilder("| " + label + " |");
+        for (PhaseResult p : phases) {
+            List<Double> v = hop.apply(p.hops());
+            row.append(' ').append(v.isEmpty() ? "n/a" : f1(Stats.percentile(v, 50)) + " / " + f1(Stats.percentile(v, 95)))
+                    .append(" |");
+        }
+        line(row.toString());
     }
 
     /** Per order and phase: what the processes and PostgreSQL did (counted), next to how fast it went. */
