@@ -130,7 +130,8 @@ public final class Bench {
         String runId = Long.toString(System.currentTimeMillis(), 36);
         CostMeter costs = new CostMeter(stack, new BrokerCounters(o.consolePort(), "demo", "demo"), simulator);
         costs.prepare();
-        PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId, costs);
+        PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId, costs,
+                new AgentCalls(stack.baseUrl(), "demo", "demo"));
         RestOrders rest = new RestOrders(stack.baseUrl());
         int c = o.clients();
 

@@ -21,6 +21,7 @@ record PhaseResult(
         double[] load1,         // min, mean, max of the 1-minute load average
         CostMeter.Costs costs,  // per order: CPU-ms per process, commits, statements, messages; null if not counted
         PhaseData.Hops hops,    // where the time of each order went, hop by hop
+        double agentCallMs,     // the agents' own mean time per remote call over the phase; NaN if unknown
         List<String> problems) {
 
     double p(double percentile) {

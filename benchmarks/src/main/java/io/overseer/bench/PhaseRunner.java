@@ -21,15 +21,18 @@ final class PhaseRunner {
     private final Path plotDir;
     private final String runId;
     private final CostMeter costs;
+    private final AgentCalls agentCalls;
 
     /** {@code costs} counts what each measured phase cost; null counts nothing (warm-up). */
-    PhaseRunner(Db db, Simulator simulator, Sampler sampler, Path plotDir, String runId, CostMeter costs) {
+    PhaseRunner(Db db, Simulator simulator, Sampler sampler, Path plotDir, String runId, CostMeter costs,
+                AgentCalls agentCalls) {
         this.db = db;
         this.simulator = simulator;
         this.sampler = sampler;
         this.plotDir = plotDir;
         this.runId = runId;
         this.costs = costs;
+        this.agentCalls = agentCalls;
     }
 
     /** Customer ids of a phase start with this; the database tells its orders apart by it. */
@@ -44,11 +47,13 @@ final class PhaseRunner {
         Simulator.Stats before = simulator.stats();
         boolean counted = costs != null && !name.startsWith("warmup");
         CostMeter.Snapshot costsBefore = counted ? costs.take() : null;
+        AgentCalls.Totals callsBefore = agentCalls.read();
         Load.Result submitted = Load.run(orders, clients, rate, load.submitter(prefix(name)));
         Log.info(String.format("%s: submitted in %.1f s (%.0f/s), %d failed%s", name, submitted.seconds(),
                 submitted.perSecond(), submitted.failures(),
                 submitted.firstFailure() == null ? "" : " (first: " + submitted.firstFailure() + ")"));
         long polls = awaitFinal(name, orders);
+        double agentCallMs = AgentCalls.meanMs(callsBefore, agentCalls.read());
         CostMeter.Costs cost = counted ? CostMeter.between(costsBefore, costs.settleAndTake(), orders, polls) : null;
         sampler.phase("idle");
         PhaseData d = PhaseData.read(db, prefix(name));
@@ -75,7 +80,7 @@ final class PhaseRunner {
         List<Double> latencies = d.latenciesMs();
         latencies.sort(null);
         PhaseResult r = new PhaseResult(name, description, orders, submitted, rate, window, d.orders.size() / window,
-                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, d.hops(), problems);
+                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, d.hops(), agentCallMs, problems);
         Plots.throughput(d, description, plotDir.resolve(name + "-throughput.png"));
         Log.info(String.format("%s: %.1f orders/s, %.1f steps/s over %.1f s; latency p50 %.0f ms p99 %.0f ms; %s",
                 name, r.ordersPerSecond(), r.stepsPerSecond(), window, r.p(50), r.p(99),

@@ -159,22 +159,31 @@ final class Report {
         line(rule.toString());
         hopRow("submitted → claimed (commit, dispatch hint, claim)", phases, h -> h.submittedToClaimed());
         hopRow("per step: request → reply applied", phases, h -> h.stepRoundTrips());
+        StringBuilder call = new StringBuilder("| per step: of which the agent's HTTP call, as the agent timed it (mean) |");
         StringBuilder sim = new StringBuilder("| per step: of which the simulator's own time (mean per call) |");
+        StringBuilder rest = new StringBuilder("| per step: broker hops, transactions, fence read (round trip p50 − agent's call) |");
         StringBuilder own = new StringBuilder("| **per step: Overseer's own share** (round trip p50 − simulator) |");
         for (PhaseResult p : phases) {
+            double roundTrip = Stats.percentile(p.hops().stepRoundTrips(), 50);
             double simMs = p.costs() != null && p.costs().simulatorCalls() > 0 ? p.costs().simulatorMsPerCall() : Double.NaN;
+            double callMs = p.agentCallMs();
+            call.append(' ').append(Double.isNaN(callMs) ? "n/a" : f2(callMs)).append(" |");
             sim.append(' ').append(Double.isNaN(simMs) ? "n/a" : f2(simMs)).append(" |");
-            own.append(" **").append(Double.isNaN(simMs) ? "n/a"
-                    : f1(Stats.percentile(p.hops().stepRoundTrips(), 50) - simMs)).append("** |");
+            rest.append(' ').append(Double.isNaN(callMs) ? "n/a" : f1(roundTrip - callMs)).append(" |");
+            own.append(" **").append(Double.isNaN(simMs) ? "n/a" : f1(roundTrip - simMs)).append("** |");
         }
+        line(call.toString());
         line(sim.toString());
+        line(rest.toString());
         line(own.toString());
         hopRow("last reply applied → Processed (same transaction)", phases, h -> h.lastReplyToProcessed());
         line("");
-        line("A step's round trip is its request's commit and delivery to the agent, the agent's transaction (the"
-                + " fence read, the remote call, the reply's send), the reply's delivery and the transaction that applies"
-                + " it — which also sends the next step's request, so nothing lies between one step's reply and the"
-                + " next one's request. JMS orders count from when the application took the message off the queue.");
+        line("A step's round trip is its request's commit and delivery to the agent, the agent's work (the fence"
+                + " read, the remote call, the reply's send), the reply's delivery and the transaction that applies it —"
+                + " which also sends the next step's request, so nothing lies between one step's reply and the next one's"
+                + " request. The agent's call is its own timer (`overseer_agent_call_duration_seconds` in /api/metrics,"
+                + " read before and after the phase): the JDK HTTP client, loopback and the simulator. JMS orders count"
+                + " from when the application took the message off the queue.");
         line("");
     }
 
