@@ -69,7 +69,7 @@ class FlowLimitIT {
         assertTrue(traffic.get("starts").asLong() >= ORDERS, traffic.toString());
         assertTrue(traffic.get("maxInFlight").asInt() <= 5, "at most 5 calls at once across both instances: " + traffic);
         // Where the service counts them: calls arriving per second of the simulator's clock (the same host's
-        // clock as the database's). The agents start calls only in the first 900 ms of a database-clock second
+        // clock as the database's). The agents start calls only in the first 800 ms of a database-clock second
         // (CallPacer), so that one's travel does not carry it into the next.
         assertTrue(traffic.get("maxStartsPerSecond").asInt() <= 20, "at most 20 calls arrive in any second: " + traffic);
         // And where attempts are claimed: each start is its step's Running transition, stamped with the
