@@ -24,8 +24,9 @@ import java.util.logging.Logger;
 
 /**
  * Sends one drain of the {@link Courier} in one broker transaction — a JTA transaction with no database
- * in it, so it commits in one phase: one journal sync for the whole drain instead of one per message.
- * Parcels that share a batch key become one message (up to {@code maxBatch} items each).
+ * in it, whose one resource is the pool's local broker session (LocalTransaction, decision 18): one
+ * journal sync and one commit round trip for the whole drain instead of one per message. Parcels that
+ * share a batch key become one message (up to {@code maxBatch} items each).
  */
 @Stateless
 public class CourierSender {
