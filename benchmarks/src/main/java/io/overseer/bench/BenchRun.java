@@ -44,6 +44,7 @@ final class BenchRun {
             f.put(p.name() + ".maxRssMiB", p.maxRssMiB());
             if (p.costs() != null) {
                 f.put(p.name() + ".cpuMsPerOrder", p.costs().cpuTotalMs());
+                f.put(p.name() + ".cpuMsPerOrder.serverJit", p.costs().serverJitMs());
                 for (int i = 0; i < CostMeter.PROCESSES.length; i++) {
                     f.put(p.name() + ".cpuMsPerOrder." + CostMeter.PROCESSES[i], p.costs().cpuMs()[i]);
                 }

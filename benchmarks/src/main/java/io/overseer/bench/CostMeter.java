@@ -20,7 +20,7 @@ final class CostMeter {
 
     /** One reading. CPU in ticks, -1 for a process that was not found; pids to notice a restart in between. */
     record Snapshot(long nanos, long[] pids, long[] ticks, long commits, long statements, Map<String, Long> queues,
-                    Simulator.Stats simulator) {
+                    Simulator.Stats simulator, Map<Long, Long> serverCompilerTicks) {
     }
 
     /**
@@ -28,7 +28,7 @@ final class CostMeter {
      * was restarted or not found), commits, statements, messages, and the simulator's own time per call.
      */
     record Costs(double windowSeconds, double divisor, double[] cpuMs, double commits, double statements,
-                 double messages, long simulatorCalls, double simulatorMsPerCall) {
+                 double messages, long simulatorCalls, double simulatorMsPerCall, double serverJitMs) {
 
         double cpuTotalMs() {
             double sum = 0;
@@ -40,9 +40,10 @@ final class CostMeter {
 
         String summary(String per) {
             return String.format(java.util.Locale.ROOT,
-                    "per %s: CPU-ms server %.1f, broker %.1f, PostgreSQL %.1f, simulator %.1f (total %.1f); commits %.2f,"
-                            + " statements %.1f, messages %.2f; simulator's own time %.2f ms per call (%d calls); window %.0f s",
-                    per, cpuMs[0], cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(), commits, statements, messages,
+                    "per %s: CPU-ms server %.1f (of which its JIT compilers %.1f), broker %.1f, PostgreSQL %.1f,"
+                            + " simulator %.1f (total %.1f); commits %.2f, statements %.1f, messages %.2f; simulator's own"
+                            + " time %.2f ms per call (%d calls); window %.0f s",
+                    per, cpuMs[0], serverJitMs, cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(), commits, statements, messages,
                     simulatorMsPerCall, simulatorCalls, windowSeconds);
         }
     }
@@ -97,7 +98,9 @@ final class CostMeter {
                 statements = rs.getLong(2);
             }
         }
-        return new Snapshot(System.nanoTime(), pids, ticks, commits, statements, broker.messagesAdded(), simulator.stats());
+        Map<Long, Long> compilers = pids[0] < 0 ? Map.of() : ProcessCpu.compilerThreadTicks(pids[0]);
+        return new Snapshot(System.nanoTime(), pids, ticks, commits, statements, broker.messagesAdded(), simulator.stats(),
+                compilers);
     }
 
     /** Waits until PostgreSQL has published the counts of the work just finished, then reads. */
@@ -125,7 +128,9 @@ final class CostMeter {
                 : BrokerCounters.added(a.queues(), b.queues()) / divisor;
         long calls = b.simulator().serviceCalls() - a.simulator().serviceCalls();
         double msPerCall = calls <= 0 ? Double.NaN : (b.simulator().serviceMs() - a.simulator().serviceMs()) / calls;
+        double jit = Double.isNaN(cpu[0]) || b.serverCompilerTicks().isEmpty() ? Double.NaN
+                : ProcessCpu.millis(ProcessCpu.compilerTicksBetween(a.serverCompilerTicks(), b.serverCompilerTicks())) / divisor;
         return new Costs((b.nanos() - a.nanos()) / 1e9, divisor, cpu, (b.commits() - a.commits() - polls) / divisor,
-                (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall);
+                (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall, jit);
     }
 }

@@ -3,7 +3,10 @@ package io.overseer.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.DirectoryStream;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * CPU time a process has used, from /proc/PID/stat: utime + stime (all its threads, live or exited), and for a
@@ -49,6 +52,41 @@ final class ProcessCpu {
                 .orElse(List.of());
         for (long child : children) {
             sum += Math.max(0, ticks(child, true));
+        }
+        return sum;
+    }
+
+    /**
+     * utime + stime of each of the process's JIT compiler threads (named "C1 CompilerThread…" and
+     * "C2 CompilerThread…"; the kernel keeps their first 15 characters), by thread id; empty if the process is
+     * gone. The JVM may end a compiler thread it no longer needs (UseDynamicNumberOfCompilerThreads): its time
+     * is then lost to this count, which is therefore a lower bound. On 2 cores the JVM runs one of each, which
+     * it never ends.
+     */
+    static Map<Long, Long> compilerThreadTicks(long pid) {
+        Map<Long, Long> ticks = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).trim();
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        ticks.put(Long.parseLong(task.getFileName().toString()), parse(Files.readString(task.resolve("stat")), false));
+                    }
+                } catch (IOException | RuntimeException threadGone) {
+                    // ended between the listing and the read: not counted
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            return Map.of();
+        }
+        return ticks;
+    }
+
+    /** Ticks the compiler threads used between two readings; a thread first seen in {@code b} counts from 0. */
+    static long compilerTicksBetween(Map<Long, Long> a, Map<Long, Long> b) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> thread : b.entrySet()) {
+            sum += Math.max(0, thread.getValue() - a.getOrDefault(thread.getKey(), 0L));
         }
         return sum;
     }

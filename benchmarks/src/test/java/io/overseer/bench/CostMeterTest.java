@@ -1,6 +1,7 @@
 package io.overseer.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,12 +25,19 @@ class CostMeterTest {
     }
 
     @Test
+    void thisJvmHasCompilerThreadsWhoseTimeIsRead() {
+        assertFalse(ProcessCpu.compilerThreadTicks(ProcessHandle.current().pid()).isEmpty());
+        assertTrue(ProcessCpu.compilerThreadTicks(Long.MAX_VALUE).isEmpty());
+    }
+
+    @Test
     void aPhaseCostIsTheDifferenceDividedByOrdersMinusTheBenchOwnPolls() {
         long[] pids = {1, 2, 3, 4};
         CostMeter.Snapshot a = new CostMeter.Snapshot(0, pids, new long[] {100, 10, 20, 5}, 1000, 5000,
-                Map.of("q1", 10L, "q2", 0L), new Simulator.Stats(0, 0, 0, 30, 60.0));
+                Map.of("q1", 10L, "q2", 0L), new Simulator.Stats(0, 0, 0, 30, 60.0), Map.of(7L, 40L, 8L, 5L));
         CostMeter.Snapshot b = new CostMeter.Snapshot(2_000_000_000L, pids, new long[] {300, 30, 40, 15}, 1105, 5905,
-                Map.of("q1", 40L, "q2", 20L, "q3", 10L), new Simulator.Stats(0, 0, 0, 60, 120.0));
+                Map.of("q1", 40L, "q2", 20L, "q3", 10L), new Simulator.Stats(0, 0, 0, 60, 120.0),
+                Map.of(7L, 100L, 9L, 20L)); // thread 8 ended (its time is lost), 9 is new
         CostMeter.Costs c = CostMeter.between(a, b, 10, 5);
 
         double tick = 1000.0 / ProcessCpu.TICKS_PER_SECOND;
@@ -42,16 +50,18 @@ class CostMeterTest {
         assertEquals(30, c.simulatorCalls());
         assertEquals(2, c.simulatorMsPerCall(), 1e-9);
         assertEquals(2, c.windowSeconds(), 1e-9);
+        assertEquals(8 * tick, c.serverJitMs(), 1e-9);   // (60 + 20) / 10
     }
 
     @Test
     void aRestartedProcessOrUnreadBrokerGivesNoFigureRatherThanAWrongOne() {
         CostMeter.Snapshot a = new CostMeter.Snapshot(0, new long[] {1, 2, 3, 4}, new long[] {100, 10, 20, 5}, 0, 0,
-                Map.of(), new Simulator.Stats(0, 0, 0, 0, 0));
+                Map.of(), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, 5L));
         CostMeter.Snapshot b = new CostMeter.Snapshot(1, new long[] {9, 2, 3, 4}, new long[] {50, 10, 20, 5}, 0, 0,
-                Map.of("q1", 1L), new Simulator.Stats(0, 0, 0, 0, 0));
+                Map.of("q1", 1L), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, 9L));
         CostMeter.Costs c = CostMeter.between(a, b, 1, 0);
         assertTrue(Double.isNaN(c.cpuMs()[0]));
+        assertTrue(Double.isNaN(c.serverJitMs()), "a restarted server's compilers are not this window's");
         assertTrue(Double.isNaN(c.messages()));
         assertTrue(Double.isNaN(c.simulatorMsPerCall()));
     }
