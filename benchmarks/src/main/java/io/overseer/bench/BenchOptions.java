@@ -25,7 +25,8 @@ record BenchOptions(
         boolean saveBaseline,
         String title,
         Path report,
-        Path root) {
+        Path root,
+        List<String> appProperties) {
 
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -51,6 +52,8 @@ record BenchOptions(
               --jfr                   JFR recording of the server during the end-to-end phase, top-20 methods
               --without-peers         run without the peers and ceilings (their columns say "not run")
               --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
+              --app-property K=V      an application property for this run's server (repeatable), e.g.
+                                      overseer.submission.concurrency=8; the report names every one
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
               --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
               --help                  this text
@@ -73,6 +76,7 @@ record BenchOptions(
         boolean saveBaseline = false;
         String title = null;
         Path report = null;
+        List<String> appProperties = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -91,6 +95,7 @@ record BenchOptions(
                 case "--scale-finished" -> scale = list(a, value(args, ++i, a));
                 case "--port-base" -> portBase = port(a, value(args, ++i, a));
                 case "--title" -> title = value(args, ++i, a);
+                case "--app-property" -> appProperties.add(property(a, value(args, ++i, a)));
                 case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
                 default -> throw new UsageException("unknown option: " + a);
             }
@@ -100,7 +105,15 @@ record BenchOptions(
         }
         requirePlaceable(runtime, portBase);
         return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
-                withoutPeers, saveBaseline, title, report, root);
+                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties));
+    }
+
+    /** K=V with an application property's name (overseer.…): anything else would not reach the application. */
+    private static String property(String option, String value) {
+        if (!value.matches("overseer\\.[a-z0-9.-]+=.*")) {
+            throw new UsageException(option + " wants overseer.NAME=VALUE, not: " + value);
+        }
+        return value;
     }
 
     int httpPort() {

@@ -63,6 +63,9 @@ final class BenchStack implements AutoCloseable {
                 "--console-port", Integer.toString(options.consolePort()),
                 "--db-port", Integer.toString(options.dbPort()),
                 "-D", "overseer.workflows.file=" + workflows));
+        for (String property : options.appProperties()) {
+            cmd.addAll(List.of("-D", property));
+        }
         if (runtime == BenchRuntime.PAYARA_MICRO) {
             // With the post-boot file's interface, Micro's data grid stays on loopback. Payara Server's node
             // sets this property itself; WildFly has no Hazelcast.

@@ -44,7 +44,8 @@ final class Report {
                 + " producers; peers " + o.peerTasks() + " tasks × " + o.peerRepeat() + " (median); scale probe at "
                 + o.scaleFinished().get(0) + " and " + o.scaleFinished().get(1) + " finished orders. The launcher's"
                 + " defaults otherwise: PostgreSQL fsync and synchronous_commit on, Artemis NIO journal, application"
-                + " properties at their defaults (complete-by 30 s, stranded-after 10 s).");
+                + " properties at their defaults (complete-by 30 s, stranded-after 10 s)"
+                + (o.appProperties().isEmpty() ? "." : " but for **" + String.join(", ", o.appProperties()) + "**."));
         double[] load = run.sampler.load(null);
         line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
                 + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"

@@ -32,6 +32,14 @@ class BenchOptionsTest {
     }
 
     @Test
+    void applicationPropertiesAreKeptInOrderAndNoneByDefault() {
+        assertEquals(List.of(), BenchOptions.parse(new String[0], ROOT).appProperties());
+        BenchOptions o = BenchOptions.parse(new String[] {"--app-property", "overseer.submission.concurrency=1000",
+                "--app-property", "overseer.messaging.senders=2"}, ROOT);
+        assertEquals(List.of("overseer.submission.concurrency=1000", "overseer.messaging.senders=2"), o.appProperties());
+    }
+
+    @Test
     void badInputIsRefusedNamingTheOption() {
         assertTrue(assertThrows(BenchOptions.UsageException.class,
                 () -> BenchOptions.parse(new String[] {"--orders", "-3"}, ROOT)).getMessage().startsWith("--orders"));
@@ -43,6 +51,9 @@ class BenchOptionsTest {
                 () -> BenchOptions.parse(new String[] {"--scale-finished", "10"}, ROOT)).getMessage().contains("two sizes"));
         assertTrue(assertThrows(BenchOptions.UsageException.class,
                 () -> BenchOptions.parse(new String[] {"--fast"}, ROOT)).getMessage().contains("unknown option"));
+        assertTrue(assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--app-property", "concurrency=8"}, ROOT)).getMessage()
+                .startsWith("--app-property"));
     }
 
     @Test
