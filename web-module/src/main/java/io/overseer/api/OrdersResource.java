@@ -79,7 +79,7 @@ public class OrdersResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "422", ref = "KeyReused")
-    @APIResponse(responseCode = "503", ref = "BrokerUnavailable")
+    @APIResponse(responseCode = "503", ref = "SubmissionUnavailable")
     public Response submit(@NotNull(message = "an order body is required") @Valid OrderRequest order,
                            @Parameter(description = "client key making retries safe")
                            @HeaderParam("Idempotency-Key") @Pattern(regexp = KEY_FORMAT,

@@ -46,6 +46,11 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                 @APIResponse(name = "BrokerUnavailable", description = "The broker did not answer within a few"
                         + " seconds; retry after the Retry-After seconds",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
+                @APIResponse(name = "SubmissionUnavailable", description = "Nothing was stored: more submissions"
+                        + " waited than the server takes at once (overseer.submission.concurrency) for longer than"
+                        + " overseer.submission.max-wait, or the broker did not answer when a reply-to's owner had to"
+                        + " be checked; retry after the Retry-After seconds, with the same Idempotency-Key",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "KeyReused", description = "The Idempotency-Key was used for a different request",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem")))
         }))
