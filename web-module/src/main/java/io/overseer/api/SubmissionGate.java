@@ -24,9 +24,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * CPU, no database connection and no transaction.
  *
  * <p>Why 8 on 2 cores (BENCHMARKS.md, decision 18): at 8, 92–93 % were final when the last submission
- * returned, p50 1.3 s, for about 10 % of the burst's throughput; at 4 processing kept pace as well, but the
- * burst ran 30 % slower: too few submission transactions at once to share PostgreSQL's commits. The price is
- * the REST submission rate itself (the no-op overhead figure, which only measures it, fell by a quarter).
+ * returned, p50 1.3 s, at the cost of about 10 % of the burst's throughput; at 4 processing kept pace too,
+ * but the burst ran 30 % slower: too few submission transactions at once to share PostgreSQL's commits.
+ * The price is the REST submission rate itself (the no-op overhead figure, which only measures it, fell by
+ * a quarter).
  *
  * <p>A request that waited {@code overseer.submission.max-wait} is answered 503 with Retry-After: nothing
  * was stored, and a retry with the same Idempotency-Key is safe. JMS submissions need no gate: the order
