@@ -309,6 +309,9 @@ class ReadingIT extends DeployedWarIT {
             assertTrue(String.valueOf(reply.contentType()).startsWith("text/plain"), reply.contentType());
             assertTrue(reply.body().contains("# TYPE jvm_memory_used_bytes gauge"), reply.body());
             assertTrue(reply.body().contains("overseer_agent_circuit_state{"), reply.body());
+            // The REST door is live on the server (api/SubmissionGate): its meters exist once it was made.
+            assertTrue(reply.body().contains("overseer_submission_waiting "), reply.body());
+            assertTrue(reply.body().contains("overseer_submission_refused_total "), reply.body());
         }
     }
 

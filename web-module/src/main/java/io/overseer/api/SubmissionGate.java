@@ -1,5 +1,8 @@
 package io.overseer.api;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -32,6 +35,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>A request that waited {@code overseer.submission.max-wait} is answered 503 with Retry-After: nothing
  * was stored, and a retry with the same Idempotency-Key is safe. JMS submissions need no gate: the order
  * queue's listener sessions ({@code maxSession}) bound them already.
+ *
+ * <p>Seen in {@code /api/metrics}: submissions in progress and waiting (gauges), and those refused after
+ * their wait (a counter) — an operator sees the door holding a burst back before any client sees a 503.
  */
 @WebFilter(urlPatterns = {"/api/orders", "/api/orders/"}) // exact: reads and the order pages are not gated
 public class SubmissionGate extends HttpFilter {
@@ -45,7 +51,11 @@ public class SubmissionGate extends HttpFilter {
     @ConfigProperty(name = "overseer.submission.max-wait", defaultValue = "PT10S")
     Duration maxWait;
 
+    @Inject
+    transient MeterRegistry metrics;
+
     private transient Semaphore permits;
+    private transient Counter refused;
 
     @PostConstruct
     void create() {
@@ -56,6 +66,12 @@ public class SubmissionGate extends HttpFilter {
             throw new IllegalStateException("overseer.submission.max-wait must not be negative, not " + maxWait);
         }
         permits = new Semaphore(concurrency, true);
+        Gauge.builder("overseer.submission.in.progress", permits, p -> concurrency - p.availablePermits())
+                .description("REST submissions past the door, being worked on").register(metrics);
+        Gauge.builder("overseer.submission.waiting", permits, Semaphore::getQueueLength)
+                .description("REST submissions waiting at the door for their turn").register(metrics);
+        refused = Counter.builder("overseer.submission.refused").description("REST submissions refused after"
+                + " waiting overseer.submission.max-wait (503)").register(metrics);
     }
 
     @Override
@@ -73,6 +89,7 @@ public class SubmissionGate extends HttpFilter {
             admitted = false;
         }
         if (!admitted) {
+            refused.increment();
             busy(response);
             return;
         }

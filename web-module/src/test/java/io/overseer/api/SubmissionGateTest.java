@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -42,6 +43,7 @@ class SubmissionGateTest {
         SubmissionGate gate = new SubmissionGate();
         gate.concurrency = concurrency;
         gate.maxWait = maxWait;
+        gate.metrics = new SimpleMeterRegistry();
         gate.create();
         return gate;
     }
@@ -126,6 +128,8 @@ class SubmissionGateTest {
         assertEquals(Problem.MEDIA_TYPE, refused.headers.get("Content-Type"));
         assertTrue(refused.body.toString().contains("none of this request was stored"), refused.body.toString());
         assertEquals(2, passed.get(), "the refused request never reached the resource");
+        assertEquals(1, gate.metrics.get("overseer.submission.refused").counter().count());
+        assertEquals(2, gate.metrics.get("overseer.submission.in.progress").gauge().value());
     }
 
     @Test
@@ -136,6 +140,7 @@ class SubmissionGateTest {
         Future<Answer> second = post(gate, holding);
         Thread.sleep(100);
         assertEquals(1, passed.get(), "the second waits while the first is inside");
+        assertEquals(1, gate.metrics.get("overseer.submission.waiting").gauge().value());
 
         release.countDown();
 
