@@ -1,9 +1,9 @@
 package io.overseer.bench;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.DirectoryStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -33,8 +33,8 @@ import java.util.function.Function;
  * consuming or browsing the queues.
  *
  * <p>Which connection: the application's one pool ({@value Destinations#CONNECTION_FACTORY}) joins a JTA
- * transaction as a local resource, and inside one its sends wait for the commit — a request that waits for its own reply before
- * the commit would never get one. So no transaction: this bean is NOT_SUPPORTED, and the calls run as a
+ * transaction as a local resource, and inside one its sends wait for the commit — a request that waits for
+ * its own reply before the commit would never get one. So no transaction: this bean is NOT_SUPPORTED, and the calls run as a
  * task of the server's managed executor, whose tasks carry no transaction either; the pool's connection
  * then sends at once and the context is non-transacted (AUTO_ACKNOWLEDGE). These are reads and
  * broker-side operations, not state transitions: nothing here needs to commit with the database.
