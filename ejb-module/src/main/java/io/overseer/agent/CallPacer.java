@@ -1,6 +1,5 @@
 package io.overseer.agent;
 
-import io.overseer.platform.Clocks;
 import io.overseer.statestore.FlowWindows;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -22,8 +21,8 @@ import java.time.temporal.ChronoUnit;
  * reach the service in its second s+1, beside that second's own starts. The rest of the second is a guard
  * band for the call's travel (the start's commit and the request on a local network, well under its
  * {@link #TRAVEL} even on a loaded machine): what the service counts in one second is then what was
- * admitted in it. The second is read once the window's row is locked, so a wait for another instance's
- * start does not eat into the band.
+ * admitted in it. The second is the database's, read once the window's row is locked, so a wait for another
+ * instance's start does not eat into the band, and every instance judges it by the same clock.
  */
 @Stateless
 public class CallPacer {
@@ -37,8 +36,6 @@ public class CallPacer {
 
     @Inject
     FlowWindows store;
-    @Inject
-    Clocks clocks;
     @Inject
     FlowLimits limits;
 
@@ -55,7 +52,11 @@ public class CallPacer {
     public OffsetDateTime tryStart(String operation) {
         int perSecond = limits.of(operation).orElseThrow().perSecond();
         FlowWindows.FlowWindow window = store.lockCallWindow(operation);
-        OffsetDateTime now = clocks.now(); // after the lock: the wait for it must not shorten the guard band
+        // The database's own time, read after the lock: the wait for it must not shorten the guard band, and
+        // an error in this JVM's estimate of the database clock (Clocks) must not move the band. Two instances
+        // whose estimates differ by 150 ms would otherwise each fill "their" second, and 150 ms of one's
+        // starts would reach the service in the other's.
+        OffsetDateTime now = store.databaseNow();
         Decision decision = decide(window.start(), window.starts(), now, perSecond);
         if (decision.admitted()) {
             store.saveCallWindow(operation, decision.windowStart(), decision.starts());

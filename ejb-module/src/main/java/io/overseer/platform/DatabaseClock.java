@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.Comparator;
 
 /**
  * The database's time, read locally: this JVM's clock shifted by the last measured difference to
@@ -29,6 +31,23 @@ public final class DatabaseClock extends Clock {
         Instant midpoint = sentAt.plus(Duration.between(sentAt, receivedAt).dividedBy(2));
         offset = Duration.between(midpoint, databaseTime);
         return offset;
+    }
+
+    /** One reading of the database's clock: asked at {@code sentAt}, answered {@code databaseTime}, back at {@code receivedAt}. */
+    public record Reading(Instant sentAt, Instant databaseTime, Instant receivedAt) {
+        public Duration roundTrip() {
+            return Duration.between(sentAt, receivedAt);
+        }
+    }
+
+    /**
+     * Records the tightest of several readings, the one with the shortest round trip: its midpoint is the
+     * surest, as a slow answer (a thread descheduled, cold code at start) can lie anywhere in a long one.
+     */
+    public Duration adjust(Collection<Reading> readings) {
+        Reading tightest = readings.stream().min(Comparator.comparing(Reading::roundTrip))
+                .orElseThrow(() -> new IllegalArgumentException("no reading of the database clock"));
+        return adjust(tightest.sentAt(), tightest.databaseTime(), tightest.receivedAt());
     }
 
     public Duration offset() {

@@ -53,6 +53,19 @@ public class FlowWindows {
         return lockWindow(CALL_LOCK_SQL, operation, locked -> 0);
     }
 
+    /** {@link #databaseNow}'s statement. */
+    public static final String DATABASE_NOW_SQL = "SELECT clock_timestamp()";
+
+    /**
+     * The database's own time, read now rather than estimated from this JVM's clock ({@code Clocks}): what
+     * the call pacer judges a second by once it holds a window's lock, where an error in the estimate would
+     * move its guard band. {@code clock_timestamp()}, not {@code now()}: the time of this statement, not of
+     * the transaction's start, which may lie before a wait for the lock.
+     */
+    public OffsetDateTime databaseNow() {
+        return utc(em.createNativeQuery(DATABASE_NOW_SQL).getSingleResult());
+    }
+
     /** Creates the row if need be, locks it with {@code lockSql}, then reads {@code running} under the lock. */
     private FlowWindow lockWindow(String lockSql, String operation, ToLongFunction<String> running) {
         em.createNativeQuery(FLOW_ROW_SQL).setParameter(1, operation).executeUpdate();

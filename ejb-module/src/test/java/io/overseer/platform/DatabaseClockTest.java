@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DatabaseClockTest {
@@ -30,6 +31,19 @@ class DatabaseClockTest {
         clock.adjust(T0, T0.minusMillis(1500), T0);
 
         assertEquals(T0.minusMillis(1500), clock.instant());
+    }
+
+    @Test
+    void ofSeveralReadingsTheOneWithTheShortestRoundTripCounts() {
+        DatabaseClock clock = new DatabaseClock(Clock.fixed(T0, ZoneOffset.UTC));
+
+        // The same clocks, read three times: a slow answer's midpoint is 150 ms off, the quick one's 0.
+        Duration offset = clock.adjust(List.of(
+                new DatabaseClock.Reading(T0, T0.plusMillis(10), T0.plusMillis(320)),
+                new DatabaseClock.Reading(T0.plusSeconds(1), T0.plusSeconds(1).plusMillis(1), T0.plusSeconds(1).plusMillis(2)),
+                new DatabaseClock.Reading(T0.plusSeconds(2), T0.plusSeconds(2).plusMillis(5), T0.plusSeconds(2).plusMillis(40))));
+
+        assertEquals(Duration.ZERO, offset);
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -276,6 +277,23 @@ class StateStoreDbTest {
         assertEquals(T0.plusSeconds(2).toInstant(), inStore(store -> store.read("o-1")).orElseThrow().updatedAt().toInstant(),
                 "touched, so that the stranded-order poller finds it if the announcement is lost");
         assertEquals(List.of("o-3"), inStore(store -> store.unpark(PausedDispatch.ALL, T0.plusSeconds(3))));
+    }
+
+    @Test
+    void theDatabaseTimeIsReadAsTheStatementRunsNotAsTheTransactionStarted() throws Exception {
+        OffsetDateTime[] readings = inStore(store -> {
+            OffsetDateTime first = flows(store).databaseNow();
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return new OffsetDateTime[] {first, flows(store).databaseNow()};
+        });
+        assertTrue(Duration.between(readings[0], readings[1]).toMillis() >= 50,
+                "two readings in one transaction, 50 ms apart: " + Arrays.toString(readings));
+        // The test's JVM and the database share this machine's clock.
+        assertTrue(Duration.between(readings[1], OffsetDateTime.now()).abs().toMillis() < 5_000, readings[1].toString());
     }
 
     @Test

@@ -7,13 +7,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Per operation: how many calls were in flight at once at most, and how many started in the busiest
- * calendar second — what a client's flow limits promise the service ({@code GET /traffic}). In memory,
- * cleared by {@code DELETE /traffic}.
+ * calendar second — what a client's flow limits promise the service ({@code GET /traffic}) — and in which
+ * tenth of their second the calls arrived, which shows how a client paces its starts within a second. In
+ * memory, cleared by {@code DELETE /traffic}.
  */
 final class OperationTraffic {
 
     /** What {@code GET /traffic} shows for one operation. */
-    record View(long starts, int maxInFlight, int maxStartsPerSecond) {
+    record View(long starts, int maxInFlight, int maxStartsPerSecond, long[] startsByTenthOfSecond) {
     }
 
     private static final class Counts {
@@ -23,8 +24,11 @@ final class OperationTraffic {
         private long second = -1;
         private int startsThisSecond;
         private int maxStartsPerSecond;
+        private final long[] byTenth = new long[10];
 
-        synchronized void enter(long epochSecond) {
+        synchronized void enter(long epochMilli) {
+            long epochSecond = Math.floorDiv(epochMilli, 1000);
+            byTenth[(int) (Math.floorMod(epochMilli, 1000) / 100)]++;
             starts++;
             maxInFlight = Math.max(maxInFlight, inFlight.incrementAndGet());
             if (epochSecond != second) {
@@ -39,14 +43,14 @@ final class OperationTraffic {
         }
 
         synchronized View view() {
-            return new View(starts, maxInFlight, maxStartsPerSecond);
+            return new View(starts, maxInFlight, maxStartsPerSecond, byTenth.clone());
         }
     }
 
     private final Map<String, Counts> byOperation = new ConcurrentHashMap<>();
 
     void enter(String operation) {
-        byOperation.computeIfAbsent(operation, op -> new Counts()).enter(System.currentTimeMillis() / 1000);
+        byOperation.computeIfAbsent(operation, op -> new Counts()).enter(System.currentTimeMillis());
     }
 
     void leave(String operation) {

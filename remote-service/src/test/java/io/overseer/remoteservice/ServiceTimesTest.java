@@ -40,6 +40,21 @@ class ServiceTimesTest extends SimulatorTestSupport {
     }
 
     @Test
+    void trafficCountsEachCallInTheTenthOfTheSecondItArrivedIn() {
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, client.apply("charge-payment", "k-t" + i, "order-t" + i).statusCode());
+        }
+        JsonNode traffic = SimulatorClient.json(client.request("GET", "/traffic")).get("charge-payment");
+        assertEquals(3, traffic.get("starts").asLong(), traffic.toString());
+        long counted = 0;
+        for (JsonNode tenth : traffic.get("startsByTenthOfSecond")) {
+            counted += tenth.asLong();
+        }
+        assertEquals(10, traffic.get("startsByTenthOfSecond").size(), traffic.toString());
+        assertEquals(3, counted, traffic.toString());
+    }
+
+    @Test
     void theSimulatorTurnsNagleOffUnlessToldOtherwise() {
         // The JDK server reads this once; without it every java.net.http call waits ~40 ms on a delayed ACK.
         assertEquals("true", System.getProperty(RemoteServiceSimulator.NODELAY));
