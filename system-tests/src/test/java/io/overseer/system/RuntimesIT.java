@@ -243,6 +243,10 @@ class RuntimesIT {
             JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
             assertEquals("Processed", order.get("processState").asText(), order.toString());
             assertEquals(STEPS, operations(orderId));
+            // Stateless on every runtime: no HTTP session or single sign-on entry left behind per request.
+            Http.Reply read = Http.get(api.base().resolve("api/orders/" + orderId), TestStack.credentials(TestStack.VIEWER));
+            assertEquals(200, read.status(), read.body());
+            assertEquals(List.of(), read.headers().allValues("Set-Cookie"), "no cookie: " + read.headers().map());
         }
 
         /**
