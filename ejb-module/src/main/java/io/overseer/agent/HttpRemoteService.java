@@ -22,10 +22,16 @@ import java.util.function.Function;
  */
 public final class HttpRemoteService implements RemoteService {
 
-    /** One client for every configured service: it pools connections per host. */
+    /**
+     * One client for every configured service: it pools connections per host. Its work after the request
+     * is sent runs on its selector thread, not handed to a worker pool: the calls are synchronous and their
+     * answers are read whole ({@code ofString}), so nothing a worker would run can block, and a call is
+     * not handed to another thread to be completed (the default pool also kept about 50 worker threads).
+     */
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
+            .executor(Runnable::run)
             .build();
 
     private final String name;
