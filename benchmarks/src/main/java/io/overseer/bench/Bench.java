@@ -31,7 +31,7 @@ public final class Bench {
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final int IDLE_SECONDS = 20;
     /** Seconds the JDK's HTTP client keeps an idle connection (see main). */
-    static final String IDLE_CONNECTION_PROPERTY = "jdk.httpclient.keepalive.timeout";
+    private static final String IDLE_CONNECTION_PROPERTY = "jdk.httpclient.keepalive.timeout";
     /** Lone orders per second: one every 500 ms, far apart from the next (a lone three-step order takes well under that). */
     static final double LONE_RATE = 2.0;
     /** Held (never closed) until the JVM exits: an unreachable channel would be closed and its lock released. */
