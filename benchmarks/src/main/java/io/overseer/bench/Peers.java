@@ -25,7 +25,8 @@ final class Peers {
     static final String PGBENCH = "io.overseer.bench.ceilings.PgbenchCeiling";
     static final String ARTEMIS = "io.overseer.bench.ceilings.ArtemisCeiling";
     static final String SCALE = "io.overseer.bench.scale.ScaleProbe";
-    static final List<String> PROGRAMS = List.of(PEER_BENCH, PGBENCH, ARTEMIS, SCALE);
+    static final String CONTAINER = "io.overseer.bench.ceilings.ContainerFloor";
+    static final List<String> PROGRAMS = List.of(PEER_BENCH, PGBENCH, ARTEMIS, SCALE, CONTAINER);
 
     record Job(String label, String mainClass, List<String> args, int timeoutMinutes) {
     }
@@ -49,8 +50,11 @@ final class Peers {
         return missing;
     }
 
-    /** The jobs of one run: sizes from the options, connection details from the running stack. */
-    static List<Job> jobs(BenchOptions o, BenchStack stack, String brokerUser, String brokerPassword) {
+    /**
+     * The jobs of one run: sizes from the options, connection details from the running stack; {@code user} is
+     * the stack's demo user, which the broker and the HTTP API both know.
+     */
+    static List<Job> jobs(BenchOptions o, BenchStack stack, String user, String password) {
         String jdbc = stack.jdbcUrl(Db.PEERS_DB);
         List<String> db = List.of("--jdbc", jdbc, "--user", Db.PEERS_USER, "--password", Db.PEERS_PASSWORD);
         List<Job> jobs = new ArrayList<>();
@@ -60,7 +64,7 @@ final class Peers {
                 Integer.toString(o.dbPort()), "--user", Db.PEERS_USER, "--password", Db.PEERS_PASSWORD,
                 "--db", Db.PEERS_DB, "--seconds", o.quick() ? "3" : "10", "--clients", "1,8,32"), 10));
         jobs.add(new Job("ArtemisCeiling", ARTEMIS, List.of("--host", "127.0.0.1", "--port",
-                Integer.toString(o.brokerPort()), "--user", brokerUser, "--password", brokerPassword,
+                Integer.toString(o.brokerPort()), "--user", user, "--password", password,
                 "--queue", StackStaging.CEILING_QUEUE_NAME, "--messages", o.quick() ? "2000" : "20000",
                 "--warmup", o.quick() ? "500" : "2000"), 10));
         // ScaleProbe copies the application's tables into a scratch schema of the application's database.
@@ -68,6 +72,10 @@ final class Peers {
         for (int finished : o.scaleFinished()) {
             jobs.add(new Job("ScaleProbe " + finished, SCALE, concat(app, "--finished", finished), 40));
         }
+        // Last: it leaves delayed orders Pending in the application's database, which the scale probe copies.
+        jobs.add(new Job("ContainerFloor", CONTAINER, List.of("--url", stack.baseUrl(), "--user", user,
+                "--password", password, "--server-pid", Long.toString(stack.serverPid()),
+                "--seconds", o.quick() ? "3" : "10", "--clients", Integer.toString(o.clients())), 10));
         return jobs;
     }
 

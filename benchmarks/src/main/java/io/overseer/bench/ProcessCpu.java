@@ -11,18 +11,18 @@ import java.util.Map;
 /**
  * CPU time a process has used, from /proc/PID/stat: utime + stime (all its threads, live or exited), and for a
  * parent that reaps its children (PostgreSQL's postmaster) cutime + cstime, the time of the children it has
- * waited for. A process that is gone reads as -1.
+ * waited for. A process that is gone reads as -1. Public for the ceilings' programs, which measure the server too.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
 
     /** Clock ticks per second (sysconf CLK_TCK); 100 on every Linux this runs on, asked once in case it is not. */
-    static final long TICKS_PER_SECOND = clockTicks();
+    public static final long TICKS_PER_SECOND = clockTicks();
 
     private ProcessCpu() {
     }
 
     /** utime + stime (+ cutime + cstime when {@code withReapedChildren}) in ticks, or -1 if the process is gone. */
-    static long ticks(long pid, boolean withReapedChildren) {
+    public static long ticks(long pid, boolean withReapedChildren) {
         try {
             return parse(Files.readString(Path.of("/proc", Long.toString(pid), "stat")), withReapedChildren);
         } catch (IOException | RuntimeException gone) {

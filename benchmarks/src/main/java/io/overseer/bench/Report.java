@@ -89,7 +89,11 @@ final class Report {
                     + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
             line("| Overhead, drain only (after the last submission) | " + f1(over.drainPerSecond()) + " orders/s | |");
             line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
-                    + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients") + " |");
+                    + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients")
+                    + "; " + ratio(over.load().perSecond(), "ceiling.container.delayed-submit",
+                    "the server's floor: a delayed submission, stored and not processed")
+                    + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
+                    "an authenticated GET answered 404") + " |");
         }
         for (PhaseResult p : new PhaseResult[] {rest, jms}) {
             if (p != null) {
@@ -259,7 +263,9 @@ final class Report {
 
     private void peersTable() {
         line("Peers and ceilings, on the same PostgreSQL (database `" + Db.PEERS_DB + "`) and broker, run after the"
-                + " phases above with the stack idle:");
+                + " phases above with the stack idle; last, the server's own floor (`ceiling.container.*`: an"
+                + " authenticated GET answered 404, and a submission delayed 300 days, stored and not processed,"
+                + " with the same clients):");
         line("");
         line("| measurement | value | details |");
         line("|---|---|---|");
