@@ -23,11 +23,13 @@ public record AppServerConfig(
         String maxHeap,
         String bindAddress,
         int brokerBackupPort, // 0: one broker; else the backup of a replicated pair on brokerHost
-        TlsMaterial brokerTls) { // null: plain TCP to the broker
+        TlsMaterial brokerTls, // null: plain TCP to the broker
+        ServerJit jit) { // null: C1 only, the launcher's default (ServerJit says why)
 
     public AppServerConfig {
         appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
         maxHeap = maxHeap == null ? "512m" : maxHeap;
+        jit = jit == null ? ServerJit.C1 : jit;
     }
 
     /** One broker. */
@@ -35,7 +37,7 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap, String bindAddress) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0, null);
+                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0, null, null);
     }
 
     /** On all interfaces. */
@@ -43,13 +45,13 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, null, 0, null);
+                remoteServiceUrl, appProperties, maxHeap, null, 0, null, null);
     }
 
     /** The same settings listening on {@code address} only (null: all interfaces). */
     public AppServerConfig withBindAddress(String address) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort, brokerTls);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort, brokerTls, jit);
     }
 
     /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
@@ -57,19 +59,26 @@ public record AppServerConfig(
         Map<String, String> merged = new LinkedHashMap<>(appProperties);
         merged.putAll(extra);
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort, brokerTls);
+                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort, brokerTls, jit);
     }
 
     /** The same settings with the adapter on a replicated pair: the backup listens on {@code backupPort}. */
     public AppServerConfig withBrokerBackup(int backupPort) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort, brokerTls);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort, brokerTls, jit);
     }
 
     /** The same settings reaching the broker over TLS, trusting {@code tls}'s certificate. */
     public AppServerConfig withBrokerTls(TlsMaterial tls) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, tls);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, tls, jit);
+    }
+
+    /** The same settings with the server's JVM running {@code jit}'s compilers. */
+    public AppServerConfig withJit(ServerJit serverJit) {
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, brokerTls,
+                serverJit);
     }
 
     /** The broker's node, or both nodes of the pair. */

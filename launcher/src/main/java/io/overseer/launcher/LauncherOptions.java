@@ -29,6 +29,7 @@ public record LauncherOptions(
         boolean brokerHa,       // a local primary/backup pair; the backup on brokerPort + 1, console + 1
         boolean brokerTls,      // the local broker's acceptor speaks TLS only (a certificate made in dataDir/tls)
         Map<String, String> appProperties,
+        ServerJit serverJit,    // the application server JVM's JIT compilers
         boolean help) {
 
     /** Local demo credentials, created by the launcher only; never a default anywhere else. */

@@ -34,7 +34,10 @@ enum Opt {
     DB_PASSWORD("--db-password", "OVERSEER_DB_PASSWORD", null, "PASSWORD", "password for --db-url"),
     BROKER_HOST("--broker-host", "OVERSEER_BROKER_HOST", null, "HOST", "external Artemis broker: no local broker"),
     BROKER_USER("--broker-user", "OVERSEER_BROKER_USER", null, "USER", "user for --broker-host"),
-    BROKER_PASSWORD("--broker-password", "OVERSEER_BROKER_PASSWORD", null, "PASSWORD", "password for --broker-host");
+    BROKER_PASSWORD("--broker-password", "OVERSEER_BROKER_PASSWORD", null, "PASSWORD", "password for --broker-host"),
+    SERVER_JIT("--server-jit", "OVERSEER_SERVER_JIT", ServerJit.C1.id(), ServerJit.ids(),
+            "the application server JVM's JIT: c1 (C1 only: far less compiling on a small machine) or tiered"
+                    + " (the JVM's default, C1 then C2; BENCHMARKS.md compares them)");
 
     final String flag;
     final String env;

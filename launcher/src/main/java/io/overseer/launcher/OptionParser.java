@@ -137,7 +137,7 @@ final class OptionParser {
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
-                appProps, help);
+                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), help);
     }
 
     /** The runtime --runtime names; an unknown one is a usage error (exit code 2). */

@@ -53,8 +53,9 @@ public final class PayaraMicroNode extends AppServerNode {
 
     /** The Payara Micro command line; package-private for tests. */
     List<String> command(AppServerConfig c, Path tmp, Path postBoot, Path httpClosed, Path httpOpen) {
-        List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap(),
-                "-Djava.io.tmpdir=" + tmp));
+        List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx" + c.maxHeap()));
+        cmd.addAll(c.jit().jvmOptions());
+        cmd.add("-Djava.io.tmpdir=" + tmp);
         if (c.remoteServiceUrl() != null) {
             cmd.add("-Doverseer.remote-service.url=" + c.remoteServiceUrl());
         }

@@ -108,6 +108,7 @@ public final class PayaraServerNode extends AppServerNode {
             }
         }
         jvm.add("-Xmx" + c.maxHeap());
+        jvm.addAll(c.jit().jvmOptions());
         jvm.add("-Dhazelcast.socket.bind.any=false"); // with the template's interface: the data grid on loopback
         jvm.add("-Dh2.bindAddress=127.0.0.1"); // the EJB timer database's H2 (AUTO_SERVER) opens a TCP port
         if (c.remoteServiceUrl() != null) {

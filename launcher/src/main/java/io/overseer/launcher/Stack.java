@@ -93,7 +93,7 @@ public final class Stack implements AutoCloseable {
                     options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
                     samplesLinked(consoleLinked(instance.appProperties(options.appProperties()), options), dataDir),
-                    null, options.bindAddress());
+                    null, options.bindAddress()).withJit(options.serverJit());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(options.brokerBackupPort());
             }

@@ -102,6 +102,7 @@ public final class WildFlyNode extends AppServerNode {
         List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xms64m", "-Xmx" + c.maxHeap(),
                 "-XX:MetaspaceSize=96M", "-XX:MaxMetaspaceSize=256m", "-Djava.net.preferIPv4Stack=true",
                 "-Djava.awt.headless=true"));
+        cmd.addAll(c.jit().jvmOptions());
         cmd.addAll(MODULE_OPTIONS);
         cmd.add("-Dorg.jboss.boot.log.file=" + base.resolve("log/server.log"));
         cmd.add("-Dlogging.configuration=file:" + base.resolve("configuration/logging.properties"));
