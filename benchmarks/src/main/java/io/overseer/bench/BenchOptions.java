@@ -26,7 +26,8 @@ record BenchOptions(
         String title,
         Path report,
         Path root,
-        List<String> appProperties) {
+        List<String> appProperties,
+        String serverJit) {
 
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -52,6 +53,8 @@ record BenchOptions(
               --jfr                   JFR recording of the server during the end-to-end phase, top-20 methods
               --without-peers         run without the peers and ceilings (their columns say "not run")
               --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
+              --server-jit J          c1|tiered: the server JVM's JIT compilers, passed to the launcher (default
+                                      c1, the launcher's; tiered is the JVM's own C1-then-C2), named in the report
               --app-property K=V      an application property for this run's server (repeatable), e.g.
                                       overseer.submission.concurrency=8; the report names every one
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
@@ -77,6 +80,7 @@ record BenchOptions(
         String title = null;
         Path report = null;
         List<String> appProperties = new ArrayList<>();
+        String serverJit = "c1";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -96,6 +100,7 @@ record BenchOptions(
                 case "--port-base" -> portBase = port(a, value(args, ++i, a));
                 case "--title" -> title = value(args, ++i, a);
                 case "--app-property" -> appProperties.add(property(a, value(args, ++i, a)));
+                case "--server-jit" -> serverJit = jit(a, value(args, ++i, a));
                 case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
                 default -> throw new UsageException("unknown option: " + a);
             }
@@ -105,7 +110,15 @@ record BenchOptions(
         }
         requirePlaceable(runtime, portBase);
         return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
-                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties));
+                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit);
+    }
+
+    /** c1 or tiered, as the launcher's --server-jit takes them; anything else fails before the start. */
+    private static String jit(String option, String value) {
+        if (!value.equals("c1") && !value.equals("tiered")) {
+            throw new UsageException(option + " must be c1 or tiered, not: " + value);
+        }
+        return value;
     }
 
     /** K=V with an application property's name (overseer.…): anything else would not reach the application. */

@@ -62,6 +62,7 @@ final class BenchStack implements AutoCloseable {
                 "--broker-port", Integer.toString(options.brokerPort()),
                 "--console-port", Integer.toString(options.consolePort()),
                 "--db-port", Integer.toString(options.dbPort()),
+                "--server-jit", options.serverJit(),
                 "-D", "overseer.workflows.file=" + workflows));
         for (String property : options.appProperties()) {
             cmd.addAll(List.of("-D", property));

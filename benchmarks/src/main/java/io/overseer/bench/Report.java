@@ -36,7 +36,7 @@ final class Report {
         line("Runtime: **" + m.server() + "** (`--runtime " + o.runtime().id() + "`, the " + (o.runtime().runsEar() ? "EAR" : "WAR")
                 + " with the no-op agent added).");
         line("Machine: " + m.cores() + " cores, " + f1(m.ramGiB()) + " GiB RAM, kernel " + m.kernel() + ", " + m.jdk()
-                + ". " + m.server() + " (-Xmx512m), Artemis " + m.artemis() + ", " + run.postgresVersion
+                + ". " + m.server() + " (-Xmx512m, JIT " + o.serverJit() + "), Artemis " + m.artemis() + ", " + run.postgresVersion
                 + ", db-scheduler " + version("peer.db-scheduler.lock-and-fetch.noop") + ", JobRunr " + version("peer.jobrunr.noop") + ".");
         line("Settings: " + o.noopOrders() + " no-op orders (overhead), " + o.e2eOrders() + " three-step orders per"
                 + " end-to-end run, " + o.latencySeconds() + " s per latency run, " + o.loneOrders() + " lone orders one at a time"
