@@ -8,11 +8,12 @@ import java.util.Locale;
  *
  * <p>{@link #C1} by default: on the two-core machines the benchmark and CI run on, the C2 compiler thread
  * was most of the server's CPU long after the start — 80 % of it for a lone order after 6,000 warm-up
- * orders, 45–63 CPU-ms per idle second — and it took that time from the orders. With C1 alone, the same
- * full benchmark ran the bursts 12–84 % faster at half the CPU per order, a lone order cost 29 CPU-ms in the
- * server instead of 203–265, and Payara Micro was ready in 9 s instead of 13–16 (BENCHMARKS.md, decision 19).
+ * orders, 45–63 CPU-ms per idle second — and it took that time from the orders. With C1 alone, a lone
+ * order cost the server 29–38 CPU-ms instead of 203–265 and took half as long, the server idled at 7–11
+ * CPU-ms per second, stayed near 600 MiB and was ready in 9–11 s instead of 13–16 (BENCHMARKS.md, decision
+ * 19). Its code is slower flat out: an authenticated request cost the server 0.73–1.04 CPU-ms, not 0.56–0.72.
  * {@link #TIERED} is the JVM's own default (C1, then C2 for the hottest code), for machines with cores to
- * spare or a steady load long enough to repay C2's work: measure it there with {@code ./bench}.
+ * spare or a steady load high enough to repay C2's work: measure it there with {@code ./bench}.
  */
 public enum ServerJit {
     C1("c1", List.of("-XX:TieredStopAtLevel=1")),
