@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The application server's own floor under load, measured on the running stack with the same HTTP client
@@ -75,7 +76,7 @@ public final class ContainerFloor {
     }
 
     private void measure(String name, String unit, int expected, HttpClient client, long pid, int seconds, int clients,
-                         java.util.function.Supplier<HttpRequest> request) throws Exception {
+                         Supplier<HttpRequest> request) throws Exception {
         load(expected, client, pid, seconds, clients, request); // untimed: the JIT
         double[] r = load(expected, client, pid, seconds, clients, request);
         Map<String, Object> result = Cli.result(name, unit, r[0]);
@@ -89,7 +90,7 @@ public final class ContainerFloor {
 
     /** Answers per second, answers, and server CPU-ms per answer over {@code seconds} of {@code clients} loops. */
     private double[] load(int expected, HttpClient client, long pid, int seconds, int clients,
-                          java.util.function.Supplier<HttpRequest> request) throws Exception {
+                          Supplier<HttpRequest> request) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong answers = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
