@@ -23,6 +23,7 @@ public record LauncherOptions(
         String dbUrl,           // non-null: external PostgreSQL, nothing embedded is started
         String dbUser,
         String dbPassword,
+        boolean dbHa,           // a local replicated PostgreSQL (Patroni, etcd) on dbPort and the 9 ports above
         String brokerHost,      // non-null: external broker, no local Artemis
         String brokerUser,
         String brokerPassword,
@@ -53,9 +54,15 @@ public record LauncherOptions(
         return brokerHost == null;
     }
 
-    /** JDBC URL the application uses: the external one, or the embedded server's. */
+    /**
+     * JDBC URL the application uses: the external one, the embedded server's, or with --db-ha both hosts of
+     * the replicated one, the driver choosing the primary.
+     */
     public String effectiveDbUrl() {
-        return embeddedDb() ? "jdbc:postgresql://127.0.0.1:" + dbPort + "/" + EMBEDDED_DB : dbUrl;
+        if (!embeddedDb()) {
+            return dbUrl;
+        }
+        return dbHa ? PostgresHa.loopbackJdbcUrl(dbPort, EMBEDDED_DB) : "jdbc:postgresql://127.0.0.1:" + dbPort + "/" + EMBEDDED_DB;
     }
 
     public String effectiveDbUser() {

@@ -29,6 +29,9 @@ enum Opt {
     CONSOLE_PORT("--console-port", "OVERSEER_CONSOLE_PORT", "8161", "PORT",
             "Artemis web console port; with --broker-ha the backup's is this + 1"),
     DB_PORT("--db-port", "OVERSEER_DB_PORT", "55432", "PORT", "embedded PostgreSQL port"),
+    DB_HA("--db-ha", "OVERSEER_DB_HA", "false", null,
+            "a replicated PostgreSQL that fails over by itself (Patroni and etcd, Debian's packages) on --db-port"
+                    + " and the 9 ports above (docs/database-ha.md)"),
     DB_URL("--db-url", "OVERSEER_DB_URL", null, "JDBC-URL", "external PostgreSQL (jdbc:postgresql://...): no embedded DB"),
     DB_USER("--db-user", "OVERSEER_DB_USER", null, "USER", "user for --db-url"),
     DB_PASSWORD("--db-password", "OVERSEER_DB_PASSWORD", null, "PASSWORD", "password for --db-url"),
@@ -77,6 +80,9 @@ enum Opt {
           .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", OptionParser.APP_PROPERTIES_ENV))
           .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
           .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
+          .append("With --db-ha two PostgreSQL 15 hosts under Patroni replicate synchronously, their leader lock in three etcd\n")
+          .append("members; the application names both hosts and reaches the primary. Needs Debian's patroni, etcd-server and\n")
+          .append("postgresql-15 (./run installs them as root); as root the nodes run as the postgres user (docs/database-ha.md).\n")
           .append("With --broker-ha a primary and a backup broker replicate each other; the application and the\n")
           .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
           .append("--runtime payara-server creates a fresh domain under the data directory at every start (the first\n")

@@ -3,6 +3,7 @@ package io.overseer.launcher;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -94,6 +95,11 @@ final class OptionParser {
         if (brokerHost != null && (!v.containsKey(Opt.BROKER_USER) || !v.containsKey(Opt.BROKER_PASSWORD))) {
             throw new UsageException("--broker-host needs --broker-user and --broker-password");
         }
+        boolean dbHa = switchValue(v, Opt.DB_HA);
+        if (dbHa && dbUrl != null) {
+            throw new UsageException("--db-ha starts a local replicated PostgreSQL and cannot be combined with --db-url;"
+                    + " to point Overseer at your own HA PostgreSQL see docs/database-ha.md");
+        }
         boolean brokerHa = switchValue(v, Opt.BROKER_HA);
         if (brokerHa && brokerHost != null) {
             // A cluster of the user's own is wired by hand (adapter properties, docs/broker-ha.md), not guessed.
@@ -108,6 +114,9 @@ final class OptionParser {
         String stack = value(v, Opt.STACK_DIR);
         AppRuntime runtime = runtime(v);
         int instances = instances(v);
+        if (dbHa) {
+            checkDbHaPorts(v, instances);
+        }
         if (instances > 1 && runtime != AppRuntime.PAYARA_MICRO) {
             // Each domain would need a port block of its own and its own admin port: not built (docs/operations.md).
             throw new UsageException(Opt.INSTANCES.flag + " " + instances + " needs --runtime payara-micro; "
@@ -135,7 +144,7 @@ final class OptionParser {
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
                 runtime, port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
-                dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""),
+                dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""), dbHa,
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
                 appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), help);
     }
@@ -271,6 +280,34 @@ final class OptionParser {
             if (other != null) {
                 throw new UsageException("with --broker-ha, " + other + " and " + what + " are both port " + p
                         + ": move one of them");
+            }
+        });
+    }
+
+    /**
+     * The replicated database takes --db-port and the ports above it ({@link PostgresHa}): they must exist
+     * and hold none of the stack's other ports.
+     */
+    private static void checkDbHaPorts(Map<Opt, String> v, int instances) {
+        int first = port(v, Opt.DB_PORT);
+        int last = first + PostgresHa.PORTS - 1;
+        if (last > 65535) {
+            throw new UsageException("--db-ha takes " + Opt.DB_PORT.flag + " and the " + (PostgresHa.PORTS - 1)
+                    + " ports above it: choose a " + Opt.DB_PORT.flag + " up to " + (65535 - PostgresHa.PORTS + 1));
+        }
+        Map<String, Integer> others = new LinkedHashMap<>();
+        for (Opt o : List.of(Opt.SIMULATOR_PORT, Opt.BROKER_PORT, Opt.CONSOLE_PORT)) {
+            others.put(o.flag, port(v, o));
+        }
+        others.put(Opt.BROKER_PORT.flag + " + 1 (backup)", port(v, Opt.BROKER_PORT) + 1);
+        others.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", port(v, Opt.CONSOLE_PORT) + 1);
+        for (int i = 0; i < instances; i++) {
+            others.put(i == 0 ? Opt.HTTP_PORT.flag : "instance " + (i + 1) + "'s HTTP port", port(v, Opt.HTTP_PORT) + i);
+        }
+        others.forEach((what, p) -> {
+            if (p >= first && p <= last) {
+                throw new UsageException("--db-ha takes ports " + first + "-" + last + " (" + Opt.DB_PORT.flag
+                        + " and the ones above), which hold " + what + " " + p + ": move one of them");
             }
         });
     }

@@ -5,10 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -88,29 +85,9 @@ public final class PostgresNode implements Node {
 
     /** Role and database for the application, created once; idempotent so restarts just check. */
     private void ensureAppDatabase() throws SQLException {
-        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-            if (!exists(c, "SELECT 1 FROM pg_roles WHERE rolname = ?", appUser)) {
-                s.execute("CREATE ROLE " + ident(appUser) + " LOGIN PASSWORD '" + appPassword.replace("'", "''") + "'");
-                LOG.info("Created role {}", appUser);
-            }
-            if (!exists(c, "SELECT 1 FROM pg_database WHERE datname = ?", appDatabase)) {
-                s.execute("CREATE DATABASE " + ident(appDatabase) + " OWNER " + ident(appUser));
-                LOG.info("Created database {}", appDatabase);
-            }
+        try (Connection c = pg.getPostgresDatabase().getConnection()) {
+            AppDatabase.ensure(c, appUser, appPassword, appDatabase);
         }
-    }
-
-    private static boolean exists(Connection c, String sql, String value) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, value);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static String ident(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     /** pg_ctl stop -m fast (zonky's close), then anything still running from postmaster.pid. */

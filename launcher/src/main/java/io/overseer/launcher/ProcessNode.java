@@ -68,6 +68,7 @@ public abstract class ProcessNode implements Node {
         if (process != null) {
             process.stop(stopGrace);
             process = null;
+            afterProcessEnded(false);
             log.info("{} stopped", label());
         }
     }
@@ -77,7 +78,16 @@ public abstract class ProcessNode implements Node {
     public final synchronized void kill9() {
         if (process != null) {
             process.kill9();
+            afterProcessEnded(true);
         }
+    }
+
+    /**
+     * Called once the node's process has been stopped ({@code crash} false) or killed (true): for what it
+     * started outside its own process tree, which stop and kill must not leave behind. Nothing by default.
+     */
+    protected void afterProcessEnded(boolean crash) {
+        // the process tree was all there was
     }
 
     @Override

@@ -33,6 +33,7 @@ public final class Stack implements AutoCloseable {
     private final StackLayout layout;
     private final Path dataDir;
     private final PostgresNode postgres;
+    private final PostgresHa postgresHa; // --db-ha: the replicated database instead of postgres
     private final BrokerNode broker;
     private final BrokerPair brokerPair; // --broker-ha: broker is its primary
     private final SimulatorNode simulator;
@@ -52,9 +53,10 @@ public final class Stack implements AutoCloseable {
         this.layout = layout;
         this.dataDir = options.dataDir();
         Path logs = dataDir.resolve("logs");
-        this.postgres = options.embeddedDb()
+        this.postgres = options.embeddedDb() && !options.dbHa()
                 ? new PostgresNode(dataDir.resolve("postgres"), options.dbPort(), logs.resolve("postgres.log"))
                 : null;
+        this.postgresHa = options.dbHa() ? new PostgresHa(layout, dataDir.resolve("postgres-ha"), options.dbPort(), logs) : null;
         // A local broker gets an application user with a password made up at every start, and the demo user.
         BrokerUser application = options.localBroker()
                 ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
@@ -126,6 +128,9 @@ public final class Stack implements AutoCloseable {
             if (postgres != null) {
                 startNode(postgres);
             }
+            if (postgresHa != null) {
+                startNode(postgresHa);
+            }
             if (brokerPair != null) {
                 startNode(brokerPair);
             } else if (broker != null) {
@@ -151,6 +156,9 @@ public final class Stack implements AutoCloseable {
             }
             if (brokerPair != null) {
                 brokerPair.watch();
+            }
+            if (postgresHa != null) {
+                postgresHa.watch();
             }
         }
         LOG.info("Stack ready in {} ms", (System.nanoTime() - t0) / 1_000_000);
@@ -184,6 +192,9 @@ public final class Stack implements AutoCloseable {
         StaleProcesses.stopUsing(dataDir.resolve("broker-backup").toString(), "TERM", "Artemis backup");
         StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
         StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
+        // Patroni before the etcd it keeps its lock in; a postmaster it had detached names its node's directory.
+        StaleProcesses.stopUsing(PostgresHa.patroniDirs(dataDir.resolve("postgres-ha")), "TERM", "Patroni or PostgreSQL");
+        StaleProcesses.stopUsing(dataDir.resolve("postgres-ha").toString(), "TERM", "etcd");
     }
 
     /** Two launchers on one data directory would kill each other's children as "stale": refuse early. */
@@ -272,9 +283,14 @@ public final class Stack implements AutoCloseable {
         return options;
     }
 
-    /** Null when an external database is used. */
+    /** The embedded database; null with --db-ha or an external database. */
     public PostgresNode postgres() {
         return postgres;
+    }
+
+    /** The replicated database of --db-ha, else null. */
+    public PostgresHa postgresHa() {
+        return postgresHa;
     }
 
     /** Null when an external broker is used; the primary with --broker-ha. */

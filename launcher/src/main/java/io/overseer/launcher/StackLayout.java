@@ -112,6 +112,11 @@ public final class StackLayout {
         return dir.resolve("overseer-broker-policy.jar");
     }
 
+    /** One node of ./run --db-ha's replicated PostgreSQL (server-config/postgres-ha), filled in by {@link PatroniNode}. */
+    public Path patroniTemplate() {
+        return dir.resolve("config/patroni.yml");
+    }
+
     public Path brokerXmlTemplate() {
         return dir.resolve("config/broker.xml");
     }

@@ -41,7 +41,9 @@ final class Summary {
             sb.append(row("Broker (external)", "tcp://" + o.brokerHost() + ":" + o.brokerPort()));
         }
         sb.append(row("Simulator", "http://localhost:" + o.simulatorPort() + "   (GET /health)"));
-        if (stack.postgres() != null) {
+        if (stack.postgresHa() != null) {
+            appendDatabaseHa(sb, stack.postgresHa());
+        } else if (stack.postgres() != null) {
             sb.append(row("JDBC", o.effectiveDbUrl() + "   (user overseer / password overseer)"));
         } else {
             sb.append(row("JDBC (external)", o.effectiveDbUrl()));
@@ -57,6 +59,8 @@ final class Summary {
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
           .append(stack.brokerPair() == null ? ""
                   : "  A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).\n")
+          .append(stack.postgresHa() == null ? ""
+                  : "  Patroni fails the database over by itself; a dead node is started again and follows (docs/database-ha.md).\n")
           .append("  Ctrl-C stops everything.\n")
           .append(line).append('\n');
         return sb.toString();
@@ -94,6 +98,19 @@ final class Summary {
           .append(row("Broker backup", "tcp://127.0.0.1:" + pair.backup().port() + "   console "
                         + pair.backup().consoleUrl() + "   (replica; serves after a failover)"))
           .append(row("Broker client URL", pair.wiring().clientUrl()));
+    }
+
+    /** Each database host with its role now, Patroni's API, etcd, and the URL that follows the primary. */
+    private static void appendDatabaseHa(StringBuilder sb, PostgresHa ha) {
+        String primary = ha.primary().map(PatroniNode::name).orElse("");
+        for (PatroniNode n : ha.nodes()) {
+            sb.append(row("PostgreSQL " + n.name(), n.host() + ":" + n.pgPort() + "   " + (n.name().equals(primary)
+                    ? "primary" : "synchronous standby") + "   Patroni " + n.restUrl() + "/cluster"));
+        }
+        sb.append(row("etcd", ha.etcdMembers().stream().map(EtcdMember::clientUrl)
+                        .collect(java.util.stream.Collectors.joining(" "))))
+          .append(row("JDBC", ha.jdbcUrl()))
+          .append(row("", "(user overseer / password overseer; the driver picks the primary)"));
     }
 
     private static String row(String label, String value) {

@@ -128,6 +128,34 @@ class LauncherOptionsTest {
     }
 
     @Test
+    void replicatedDatabaseNamesBothHostsAndTheDriverPicksThePrimary() {
+        LauncherOptions o = parse(Map.of("OVERSEER_DB_HA", "yes"), "--db-port", "15432");
+        assertTrue(o.dbHa());
+        assertTrue(o.embeddedDb(), "the launcher starts it");
+        assertEquals("jdbc:postgresql://127.0.0.1:15432,127.0.0.1:15433/overseer?targetServerType=primary"
+                + "&hostRecheckSeconds=2&connectTimeout=5&tcpKeepAlive=true", o.effectiveDbUrl());
+        assertEquals("overseer", o.effectiveDbUser());
+        assertFalse(parse(Map.of()).dbHa(), "off by default");
+    }
+
+    @Test
+    void replicatedDatabaseRefusesAnExternalOneAndPortsItWouldTake() {
+        UsageException external = assertThrows(UsageException.class, () -> parse(Map.of(), "--db-ha",
+                "--db-url", "jdbc:postgresql://db.local:5432/ovs", "--db-user", "app"));
+        assertTrue(external.getMessage().contains("docs/database-ha.md"), external.getMessage());
+        UsageException simulator = assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--db-ha", "--db-port", "8085"));
+        assertTrue(simulator.getMessage().contains("--simulator-port 8090"), simulator.getMessage());
+        UsageException http = assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--db-ha", "--db-port", "18075", "--http-port", "18080"));
+        assertTrue(http.getMessage().contains("--http-port 18080"), http.getMessage());
+        UsageException end = assertThrows(UsageException.class, () -> parse(Map.of(), "--db-ha", "--db-port", "65530"));
+        assertTrue(end.getMessage().contains("up to 65526"), end.getMessage());
+        assertEquals(18070, parse(Map.of(), "--db-ha", "--db-port", "18070", "--http-port", "18080").dbPort(),
+                "the ports just below the HTTP port");
+    }
+
+    @Test
     void externalDatabase() {
         LauncherOptions o = parse(Map.of("OVERSEER_DB_PASSWORD", "s3cret"),
                 "--db-url", "jdbc:postgresql://db.local:5432/ovs", "--db-user", "app");
