@@ -854,8 +854,24 @@
                         h('td', null, h('span', {class: 'badge ' + (i.alive ? 'state-Processed' : 'state-Error')}, i.alive ? 'alive' : 'silent')),
                         h('td', {class: 'num'}, i.holds ?? 0))),
                     'No instance has reported yet.')),
+                database(data.database || {}),
             ];
         });
+    }
+
+    /** The PostgreSQL server this instance reaches (with --db-ha: the primary of the moment) and its standbys. */
+    function database(db) {
+        const role = db.primary ? 'primary' : 'standby (read only)';
+        return section('Database', definitions([
+            ['Serving', db.server, {class: 'mono', id: 'database-server'}],
+            ['Role', h('span', {class: 'badge ' + (db.primary ? 'state-Processed' : 'state-Error'), id: 'database-role'}, role)],
+            ['PostgreSQL', db.version],
+            ['Synchronous standbys', db.synchronousStandbyNames || 'none (commits wait for no standby)'],
+        ]), table('standbys-table', ['Standby', 'Address', 'State', 'Sync', 'Behind (bytes)'],
+            (db.standbys || []).map((s) => h('tr', {'data-standby': s.name},
+                h('td', {class: 'mono'}, s.name), h('td', {class: 'mono'}, s.address || ''), h('td', null, s.state || ''),
+                h('td', null, s.syncState || ''), h('td', {class: 'num'}, s.lagBytes ?? ''))),
+            'No standby streams from this server.'));
     }
 
     function audit(r, root) {

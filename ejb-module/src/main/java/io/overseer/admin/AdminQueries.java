@@ -96,6 +96,21 @@ public class AdminQueries {
                            long holds) {
     }
 
+    /**
+     * The PostgreSQL server this instance's connections reach now ("host:port"; with a replicated database
+     * the driver picks the primary), whether it is the primary, its synchronous_standby_names, and its
+     * standbys as it reports them (empty for a single server).
+     */
+    @JsonbPropertyOrder({"server", "primary", "version", "synchronousStandbyNames", "standbys"})
+    public record DatabaseServer(String server, boolean primary, String version, String synchronousStandbyNames,
+                                 List<Standby> standbys) {
+    }
+
+    /** One standby streaming from the server: its name, address, state, sync_state, and bytes not yet replayed. */
+    @JsonbNillable
+    public record Standby(String name, String address, String state, String syncState, Long lagBytes) {
+    }
+
     /** An instance that has not beaten for this long is shown as gone (it beats every 5 s). */
     static final Duration ALIVE = Duration.ofSeconds(20);
 
@@ -337,6 +352,24 @@ public class AdminQueries {
                 + " FROM job_lease WHERE name = 'supervisor'").getResultList();
         return rows.stream().findFirst().map(row -> new Lease((String) row[0], ((Number) row[1]).longValue(),
                 utc(row[2]), row[3] == null ? null : utc(row[3]), (String) row[4]));
+    }
+
+    /**
+     * The server behind this instance's pool and its replication, from PostgreSQL itself (the standbys'
+     * details need pg_monitor, which the launcher grants; without it they show with their state unknown).
+     */
+    @SuppressWarnings("unchecked")
+    public DatabaseServer databaseServer() {
+        Object[] row = (Object[]) em.createNativeQuery("SELECT coalesce(host(inet_server_addr()) || ':'"
+                + " || inet_server_port(), 'local socket'), pg_is_in_recovery(), current_setting('server_version'),"
+                + " current_setting('synchronous_standby_names')").getSingleResult();
+        boolean primary = !((Boolean) row[1]);
+        List<Object[]> rows = primary ? em.createNativeQuery("SELECT application_name, host(client_addr), state, sync_state,"
+                + " pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::bigint FROM pg_stat_replication"
+                + " ORDER BY application_name").getResultList() : List.of();
+        List<Standby> standbys = rows.stream().map(r -> new Standby((String) r[0], (String) r[1], (String) r[2],
+                (String) r[3], r[4] == null ? null : ((Number) r[4]).longValue())).toList();
+        return new DatabaseServer((String) row[0], primary, (String) row[2], (String) row[3], standbys);
     }
 
     /** Every instance that beat in the last day, newest first, with how many orders each holds now. */

@@ -106,7 +106,7 @@ public final class PostgresHa implements Node {
      */
     @Override
     public void start() throws Exception {
-        requirePrograms();
+        installIfMissing(layout);
         Files.createDirectories(dir);
         user.letThrough(dir.getParent());
         user.letThrough(dir);
@@ -185,6 +185,26 @@ public final class PostgresHa implements Node {
         return POSTGRESQL_VERSIONS.resolve("15/bin");
     }
 
+    /**
+     * Installs Debian's packages when a program is missing, as CI does for the browser: server-config's
+     * install-packages, which as root runs apt-get (starting no service of theirs) and otherwise says what
+     * to run. Then fails loudly if anything is still missing.
+     */
+    static void installIfMissing(StackLayout layout) throws IOException, InterruptedException {
+        try {
+            requirePrograms();
+            return;
+        } catch (IllegalStateException missing) {
+            LOG.warn("{}; installing them with {}", missing.getMessage(), layout.postgresHaInstaller());
+        }
+        Process p = new ProcessBuilder("bash", layout.postgresHaInstaller().toString()).inheritIO().start();
+        int exit = p.waitFor();
+        if (exit != 0) {
+            LOG.error("{} ended with exit code {}", layout.postgresHaInstaller(), exit);
+        }
+        requirePrograms();
+    }
+
     /** Fails loudly, with the command that installs them, when a program the cluster needs is missing. */
     static void requirePrograms() {
         List<Path> missing = new ArrayList<>();
@@ -196,7 +216,7 @@ public final class PostgresHa implements Node {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("--db-ha runs Debian's Patroni, etcd and PostgreSQL, and " + missing
                     + " " + (missing.size() == 1 ? "is" : "are") + " missing: apt-get install " + PACKAGES
-                    + " (./run installs them itself when it runs as root)");
+                    + " (the launcher does so itself when it runs as root)");
         }
     }
 

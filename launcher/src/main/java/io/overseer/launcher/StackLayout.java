@@ -117,6 +117,11 @@ public final class StackLayout {
         return dir.resolve("config/patroni.yml");
     }
 
+    /** Installs Debian's Patroni, etcd and PostgreSQL 15 when missing (server-config/postgres-ha). */
+    public Path postgresHaInstaller() {
+        return dir.resolve("config/install-packages");
+    }
+
     public Path brokerXmlTemplate() {
         return dir.resolve("config/broker.xml");
     }

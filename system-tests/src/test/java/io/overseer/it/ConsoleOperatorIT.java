@@ -113,6 +113,9 @@ class ConsoleOperatorIT extends DeployedWarIT {
             browser.screenshot("audit");
             browser.go(console() + "#/instances");
             browser.await(By.cssSelector("#instances-table tbody tr"));
+            // The database the instance reaches: the test stack's one server, the primary, no standby.
+            browser.awaitText(By.id("database-server"), ":" + TestStack.postgres().port());
+            browser.awaitText(By.id("database-role"), "primary");
             browser.screenshot("instances");
         }
     }

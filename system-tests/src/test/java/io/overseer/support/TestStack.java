@@ -322,7 +322,27 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     public static Connection db() throws SQLException {
+        DatabaseTarget target = redirected;
+        if (target != null) {
+            return DriverManager.getConnection(target.url(), target.user(), target.password());
+        }
         return DriverManager.getConnection(postgres.jdbcUrl(), postgres.appUser(), postgres.appPassword());
+    }
+
+    /** A database other than the test stack's one, for {@link #useDatabase}. */
+    private record DatabaseTarget(String url, String user, String password) {
+    }
+
+    private static volatile DatabaseTarget redirected;
+
+    /**
+     * For a test class whose servers use a database of its own (DatabaseFailoverIT's replicated one):
+     * {@link #db()}, and so every helper that reads the state store, reads there until the returned handle
+     * is closed. The system tests run one class at a time.
+     */
+    public static AutoCloseable useDatabase(String url, String user, String password) {
+        redirected = new DatabaseTarget(url, user, password);
+        return () -> redirected = null;
     }
 
     public static long countOrders() {
@@ -404,6 +424,25 @@ public final class TestStack implements LauncherSessionListener {
             }
         }
         throw new IllegalStateException("no free port between 20000 and 32700");
+    }
+
+    /** {@code size} consecutive ports, free now and never handed out before in this JVM. */
+    public static int freePorts(int size) {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 500; attempt++) {
+            int first = 20_000 + random.nextInt(12_700 - size);
+            boolean ok = true;
+            for (int p = first; p < first + size && ok; p++) {
+                ok = !TAKEN.contains(p) && free(p);
+            }
+            if (ok) {
+                for (int p = first; p < first + size; p++) {
+                    TAKEN.add(p);
+                }
+                return first;
+            }
+        }
+        throw new IllegalStateException("no " + size + " consecutive free ports between 20000 and 32700");
     }
 
     /** Ports handed out in this JVM: two calls in a row never get the same one before either is bound. */

@@ -264,6 +264,9 @@ class RuntimesIT {
             }
             assertNotNull(database, ready.body());
             assertEquals("30s", database.path("data").path("idleTransactionTimeout").asText(), ready.body());
+            assertEquals("primary", database.path("data").path("role").asText(), ready.body());
+            assertEquals(TestStack.postgres().port(), Integer.parseInt(database.path("data").path("server").asText()
+                    .replaceAll(".*:", "")), "the server that answered: " + ready.body());
         }
 
         /**

@@ -35,6 +35,19 @@ final class SystemServers {
         return server;
     }
 
+    /** A server on a database of its own (a replicated one: the URL names every host) and the test stack's broker. */
+    static AppServerNode payaraMicroOnDatabase(String name, String jdbcUrl, String user, String password,
+                                               java.util.Map<String, String> extraProperties) {
+        var broker = TestStack.broker();
+        AppServerConfig config = new AppServerConfig(TestStack.freePort(), jdbcUrl, user, password, "127.0.0.1",
+                broker.port(), broker.user(), broker.password(), TestStack.simulatorUrl(), properties(extraProperties),
+                "512m", "127.0.0.1");
+        Path dir = TestStack.workDir().resolve(name);
+        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
+        TestStack.USERS.forEach(server::addRealmUser);
+        return server;
+    }
+
     /** A server pointed at a PostgreSQL port where nothing listens (the test stack's broker and users). */
     static AppServerNode payaraMicroWithoutDatabase(String name) {
         var broker = TestStack.broker();

@@ -81,8 +81,9 @@ public class AdminResource {
     }
 
     @JsonbNillable
-    @JsonbPropertyOrder({"supervisor", "instances"})
-    public record Instances(AdminQueries.Lease supervisor, List<AdminQueries.Instance> instances) {
+    @JsonbPropertyOrder({"supervisor", "instances", "database"})
+    public record Instances(AdminQueries.Lease supervisor, List<AdminQueries.Instance> instances,
+                            AdminQueries.DatabaseServer database) {
     }
 
     /** How many orders in Error the overview names one by one; the count says how many there are. */
@@ -221,12 +222,13 @@ public class AdminResource {
 
     @GET
     @Path("instances")
-    @Operation(summary = "The supervisor lease, its last sweep that found work, and the instances (role viewer)")
+    @Operation(summary = "The supervisor lease, its last sweep that found work, the instances, and the database server"
+            + " they reach with its standbys (role viewer)")
     @APIResponse(responseCode = "200", description = "The supervisor and instances")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
     public Instances instances() {
-        return new Instances(queries.supervisorLease().orElse(null), queries.instances());
+        return new Instances(queries.supervisorLease().orElse(null), queries.instances(), queries.databaseServer());
     }
 
     @GET

@@ -65,15 +65,22 @@ public final class Readiness {
     /**
      * The round trip reads the session's {@code idle_in_transaction_session_timeout}, which the server's
      * pool sets on every new connection (server-config): shown as {@code idleTransactionTimeout}, so an
-     * operator sees whether a frozen instance's row locks are bounded ("0" means they are not).
+     * operator sees whether a frozen instance's row locks are bounded ("0" means they are not). It also
+     * says which server answered ({@code server}, host:port) and that it takes writes: with a replicated
+     * database the driver picks the primary, and a connection still on a node that has since been demoted
+     * answers {@code role: standby}, DOWN, since nothing can be stored through it.
      */
     @ApplicationScoped
     public static class DatabaseCheck implements HealthCheck {
         static final String IDLE_TRANSACTION_TIMEOUT = "idleTransactionTimeout";
+        static final String SERVER = "server";
+        static final String ROLE = "role";
         @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
         private final BoundedProbe probe = new BoundedProbe(HealthChecks.DATABASE);
         private volatile String idleTransactionTimeout = "unknown";
+        private volatile String server = "unknown";
+        private volatile boolean standby;
 
         @PreDestroy
         void close() {
@@ -84,15 +91,22 @@ public final class Readiness {
         public HealthCheckResponse call() {
             HealthCheckResponse answer = probe.run(() -> {
                 try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-                     ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
-                    idleTransactionTimeout = setting.next() ? setting.getString(1) : "unknown";
+                     ResultSet row = statement.executeQuery("SELECT current_setting('idle_in_transaction_session_timeout'),"
+                             + " coalesce(host(inet_server_addr()) || ':' || inet_server_port(), 'local socket'),"
+                             + " pg_is_in_recovery()")) {
+                    if (row.next()) {
+                        idleTransactionTimeout = row.getString(1);
+                        server = row.getString(2);
+                        standby = row.getBoolean(3);
+                    }
                 }
                 return null;
             });
             if (answer.getStatus() != HealthCheckResponse.Status.UP) {
                 return answer;
             }
-            return HealthCheckResponse.named(HealthChecks.DATABASE).up()
+            return HealthCheckResponse.named(HealthChecks.DATABASE).status(!standby)
+                    .withData(SERVER, server).withData(ROLE, standby ? "standby" : "primary")
                     .withData(IDLE_TRANSACTION_TIMEOUT, idleTransactionTimeout).build();
         }
     }
