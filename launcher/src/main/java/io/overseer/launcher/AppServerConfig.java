@@ -24,7 +24,8 @@ public record AppServerConfig(
         String bindAddress,
         int brokerBackupPort, // 0: one broker; else the backup of a replicated pair on brokerHost
         TlsMaterial brokerTls, // null: plain TCP to the broker
-        ServerJit jit) { // null: C1 only, the launcher's default (ServerJit says why)
+        ServerJit jit, // null: C1 only, the launcher's default (ServerJit says why)
+        String brokerBackupHost) { // null: the backup on brokerHost too
 
     public AppServerConfig {
         appProperties = Collections.unmodifiableMap(new LinkedHashMap<>(appProperties));
@@ -37,7 +38,7 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap, String bindAddress) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0, null, null);
+                remoteServiceUrl, appProperties, maxHeap, bindAddress, 0, null, null, null);
     }
 
     /** On all interfaces. */
@@ -45,13 +46,14 @@ public record AppServerConfig(
                            int brokerPort, String brokerUser, String brokerPassword, String remoteServiceUrl,
                            Map<String, String> appProperties, String maxHeap) {
         this(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser, brokerPassword,
-                remoteServiceUrl, appProperties, maxHeap, null, 0, null, null);
+                remoteServiceUrl, appProperties, maxHeap, null, 0, null, null, null);
     }
 
     /** The same settings listening on {@code address} only (null: all interfaces). */
     public AppServerConfig withBindAddress(String address) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort, brokerTls, jit);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, address, brokerBackupPort, brokerTls, jit,
+                brokerBackupHost);
     }
 
     /** Same settings with extra or overriding application properties (e.g. a test's short timeouts). */
@@ -59,32 +61,41 @@ public record AppServerConfig(
         Map<String, String> merged = new LinkedHashMap<>(appProperties);
         merged.putAll(extra);
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort, brokerTls, jit);
+                brokerPassword, remoteServiceUrl, merged, maxHeap, bindAddress, brokerBackupPort, brokerTls, jit,
+                brokerBackupHost);
     }
 
     /** The same settings with the adapter on a replicated pair: the backup listens on {@code backupPort}. */
     public AppServerConfig withBrokerBackup(int backupPort) {
+        return withBrokerBackup(brokerHost, backupPort);
+    }
+
+    /** As {@link #withBrokerBackup(int)}, the backup on a host of its own. */
+    public AppServerConfig withBrokerBackup(String backupHost, int backupPort) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort, brokerTls, jit);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, backupPort, brokerTls, jit,
+                backupHost);
     }
 
     /** The same settings reaching the broker over TLS, trusting {@code tls}'s certificate. */
     public AppServerConfig withBrokerTls(TlsMaterial tls) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
-                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, tls, jit);
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, tls, jit,
+                brokerBackupHost);
     }
 
     /** The same settings with the server's JVM running {@code jit}'s compilers. */
     public AppServerConfig withJit(ServerJit serverJit) {
         return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, brokerHost, brokerPort, brokerUser,
                 brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, brokerTls,
-                serverJit);
+                serverJit, brokerBackupHost);
     }
 
     /** The broker's node, or both nodes of the pair. */
     public BrokerWiring brokerWiring() {
         BrokerWiring wiring = brokerBackupPort == 0 ? BrokerWiring.single(brokerHost, brokerPort)
-                : BrokerWiring.pair(brokerHost, brokerPort, brokerBackupPort);
+                : new BrokerWiring(java.util.List.of(new BrokerWiring.Endpoint(brokerHost, brokerPort),
+                        new BrokerWiring.Endpoint(brokerBackupHost == null ? brokerHost : brokerBackupHost, brokerBackupPort)));
         return brokerTls == null ? wiring : wiring.withTls(brokerTls);
     }
 

@@ -58,11 +58,11 @@ final class BrokerInstance {
     }
 
     /** Creates the instance if it must, then writes what is written at every start; no broker running. */
-    void prepare() throws IOException {
+    void prepare(String address) throws IOException {
         ensureInstance();
         writeUsers();
         allowLocalhostOrigin();
-        writeBrokerXml();
+        writeBrokerXml(address);
         installPolicy();
     }
 
@@ -177,7 +177,8 @@ final class BrokerInstance {
     }
 
     /** Replaces the created broker.xml with the project's template, if server-config provides one. */
-    private void writeBrokerXml() throws IOException {
+    /** {@code address}: where the acceptor listens, the node's host's address. */
+    private void writeBrokerXml(String address) throws IOException {
         Path template = layout.brokerXmlTemplate();
         if (!Files.exists(template)) {
             if (ha != null) {
@@ -189,13 +190,14 @@ final class BrokerInstance {
         String text = Files.readString(template);
         Map<String, String> values = new java.util.HashMap<>(Map.of(
                 "BROKER_PORT", Integer.toString(port),
-                "BROKER_HOST", "127.0.0.1",
+                "BROKER_HOST", address,
                 "ACCEPTOR_TLS", tls == null ? "" : tls.acceptorParameters(),
                 "DATA_DIR", dir.resolve("data").toString()));
         if (ha != null) {
             text = BrokerXml.withReplication(text, Files.readString(layout.haReplicationTemplate()),
                     Files.readString(layout.haRoleTemplate(ha.role())));
             values.put("PEER_PORT", Integer.toString(ha.peerPort()));
+            values.put("PEER_HOST", ha.peerHost());
             values.put("CLUSTER_USER", ha.clusterUser());
             values.put("CLUSTER_PASSWORD", ha.clusterPassword());
         }

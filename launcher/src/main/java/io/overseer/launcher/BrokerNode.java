@@ -98,10 +98,10 @@ public final class BrokerNode extends ProcessNode {
         boolean backup = ha != null && ha.role() == BrokerHa.Role.BACKUP;
         Wait.until(label(), Duration.ofSeconds(90),
                 backup ? () -> LogTail.since(logFile(), logStart).contains("AMQ221024")
-                        : () -> Wait.portOpen("127.0.0.1", port) && LogTail.since(logFile(), logStart).contains("AMQ221007"),
+                        : () -> Wait.portOpen(host().address(), port) && LogTail.since(logFile(), logStart).contains("AMQ221007"),
                 p::isAlive, () -> p.tail(40));
-        LOG.info("{} {} on 127.0.0.1:{} (pid {}) in {} ms, console http://localhost:{}/console", label(),
-                backup ? "in sync" : "ready", port, p.pid(), millisSince(t0), consolePort);
+        LOG.info("{} {} on {}:{} (pid {}) in {} ms, console http://localhost:{}/console", label(),
+                backup ? "in sync" : "ready", host().address(), port, p.pid(), millisSince(t0), consolePort);
     }
 
     /**
@@ -109,14 +109,14 @@ public final class BrokerNode extends ProcessNode {
      * (and a backup that failed back closes it again).
      */
     public boolean acceptsClients() {
-        return isAlive() && Wait.portOpen("127.0.0.1", port);
+        return isAlive() && Wait.portOpen(host().address(), port);
     }
 
     /** A leftover broker of an earlier launcher stopped, the instance made ready, then run. */
     @Override
     protected ManagedProcess launch() throws IOException {
         StaleProcesses.stopUsing(instance.dir().toString(), "TERM", "Artemis");
-        instance.prepare();
+        instance.prepare(host().address());
         return run();
     }
 

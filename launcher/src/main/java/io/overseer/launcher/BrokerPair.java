@@ -55,12 +55,21 @@ public final class BrokerPair implements Node {
 
     public BrokerPair(StackLayout layout, Path primaryDir, Path backupDir, int port, int backupPort, int consolePort,
                       int backupConsolePort, Path logDir, List<BrokerUser> users) {
+        this(layout, primaryDir, backupDir, port, backupPort, consolePort, backupConsolePort, logDir, users,
+                Host.LOOPBACK, Host.LOOPBACK);
+    }
+
+    /** The two nodes on hosts of their own ({@link HostNetwork}), each reaching the other at its address. */
+    public BrokerPair(StackLayout layout, Path primaryDir, Path backupDir, int port, int backupPort, int consolePort,
+                      int backupConsolePort, Path logDir, List<BrokerUser> users, Host primaryHost, Host backupHost) {
         BrokerUser cluster = BrokerUser.generated("overseer-cluster");
         this.primary = new BrokerNode(layout, primaryDir, port, consolePort, logDir.resolve("artemis.log"), users,
-                new BrokerHa(BrokerHa.Role.PRIMARY, backupPort, cluster.name(), cluster.password()));
+                new BrokerHa(BrokerHa.Role.PRIMARY, backupHost.address(), backupPort, cluster.name(), cluster.password()));
         this.backup = new BrokerNode(layout, backupDir, backupPort, backupConsolePort,
                 logDir.resolve("artemis-backup.log"), users,
-                new BrokerHa(BrokerHa.Role.BACKUP, port, cluster.name(), cluster.password()));
+                new BrokerHa(BrokerHa.Role.BACKUP, primaryHost.address(), port, cluster.name(), cluster.password()));
+        primary.placeOn(primaryHost);
+        backup.placeOn(backupHost);
         this.stateFile = primaryDir.toAbsolutePath().getParent().resolve(STATE_FILE);
     }
 
@@ -310,6 +319,7 @@ public final class BrokerPair implements Node {
     }
 
     public BrokerWiring wiring() {
-        return BrokerWiring.pair("127.0.0.1", primary.port(), backup.port());
+        return new BrokerWiring(List.of(new BrokerWiring.Endpoint(primary.host().address(), primary.port()),
+                new BrokerWiring.Endpoint(backup.host().address(), backup.port())));
     }
 }

@@ -22,18 +22,17 @@ public final class EtcdMember extends ProcessNode {
     static final String TOKEN = "overseer-db-ha";
 
     private final String memberName;
-    private final String host;
     private final int clientPort;
     private final int peerPort;
     private final Path dataDir;
     private final String initialCluster;
 
     /** {@code initialCluster}: every member as {@code name=http://host:peerPort}, comma-separated. */
-    EtcdMember(String memberName, String host, int clientPort, int peerPort, Path dataDir, Path logFile,
+    EtcdMember(String memberName, Host host, int clientPort, int peerPort, Path dataDir, Path logFile,
                String initialCluster) {
         super(logFile, Duration.ofSeconds(10));
         this.memberName = memberName;
-        this.host = host;
+        placeOn(host);
         this.clientPort = clientPort;
         this.peerPort = peerPort;
         this.dataDir = dataDir.toAbsolutePath().normalize();
@@ -73,7 +72,7 @@ public final class EtcdMember extends ProcessNode {
     protected ManagedProcess launch() throws IOException {
         StaleProcesses.stopUsing(dataDir.toString(), "TERM", label());
         OwnerOnly.directory(dataDir);
-        String peer = "http://" + host + ":" + peerPort;
+        String peer = "http://" + address() + ":" + peerPort;
         // "new" is read only while the data directory is empty: a restarted member rejoins from its own.
         List<String> cmd = List.of(PostgresHa.ETCD.toString(),
                 "--name", memberName,
@@ -94,15 +93,15 @@ public final class EtcdMember extends ProcessNode {
     }
 
     String clientUrl() {
-        return "http://" + host + ":" + clientPort;
+        return "http://" + address() + ":" + clientPort;
     }
 
     /** {@code host:clientPort}, as Patroni's etcd3 section lists its hosts. */
     String clientAddress() {
-        return host + ":" + clientPort;
+        return address() + ":" + clientPort;
     }
 
-    String host() {
-        return host;
+    String address() {
+        return host().address();
     }
 }

@@ -65,8 +65,8 @@ final class HostUser {
     }
 
     /** HOME for the program: Patroni and psql look there; root's is closed to the postgres user. */
-    Map<String, String> environment() {
-        return name == null ? Map.of() : Map.of("HOME", "/var/lib/postgresql");
+    String home() {
+        return name == null ? System.getProperty("user.home") : "/var/lib/postgresql";
     }
 
     /**

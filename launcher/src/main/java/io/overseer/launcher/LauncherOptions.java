@@ -31,6 +31,7 @@ public record LauncherOptions(
         boolean brokerTls,      // the local broker's acceptor speaks TLS only (a certificate made in dataDir/tls)
         Map<String, String> appProperties,
         ServerJit serverJit,    // the application server JVM's JIT compilers
+        boolean ownHosts,       // --hosts namespaces: every process on a host (network namespace) of its own
         boolean help) {
 
     /** Local demo credentials, created by the launcher only; never a default anywhere else. */

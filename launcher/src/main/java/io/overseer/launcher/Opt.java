@@ -38,6 +38,9 @@ enum Opt {
     BROKER_HOST("--broker-host", "OVERSEER_BROKER_HOST", null, "HOST", "external Artemis broker: no local broker"),
     BROKER_USER("--broker-user", "OVERSEER_BROKER_USER", null, "USER", "user for --broker-host"),
     BROKER_PASSWORD("--broker-password", "OVERSEER_BROKER_PASSWORD", null, "PASSWORD", "password for --broker-host"),
+    HOSTS("--hosts", "OVERSEER_HOSTS", "loopback", "loopback|namespaces",
+            "where the stack's processes run: this machine's loopback, or (root, for fault tests) each instance, broker,"
+                    + " database host and the simulator in a network namespace of its own (docs/network-faults.md)"),
     SERVER_JIT("--server-jit", "OVERSEER_SERVER_JIT", ServerJit.C1.id(), ServerJit.ids(),
             "the application server JVM's JIT: c1 (C1 only: far less compiling on a small machine) or tiered"
                     + " (the JVM's default, C1 then C2; BENCHMARKS.md compares them)");

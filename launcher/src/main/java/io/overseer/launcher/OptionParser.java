@@ -146,7 +146,31 @@ final class OptionParser {
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""), dbHa,
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
-                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), help);
+                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls), help);
+    }
+
+    /**
+     * --hosts namespaces places every process the launcher starts on a host of its own: Payara Micro's
+     * instances (the other runtimes' ports and admin listeners assume loopback), the local broker without TLS
+     * (its certificate names localhost), and the replicated database (the embedded one is started by a
+     * library that cannot be placed).
+     */
+    private static boolean ownHosts(Map<Opt, String> v, AppRuntime runtime, boolean dbHa, String brokerHost,
+                                    boolean brokerTls) {
+        String s = value(v, Opt.HOSTS);
+        switch (s) {
+            case "loopback" -> {
+                return false;
+            }
+            case "namespaces" -> {
+                if (runtime != AppRuntime.PAYARA_MICRO || !dbHa || brokerHost != null || brokerTls) {
+                    throw new UsageException(Opt.HOSTS.flag + " namespaces needs --runtime payara-micro, --db-ha, the"
+                            + " local broker and no --broker-tls");
+                }
+                return true;
+            }
+            default -> throw new UsageException(Opt.HOSTS.flag + " (" + Opt.HOSTS.env + ") is loopback or namespaces, got: " + s);
+        }
     }
 
     /** The runtime --runtime names; an unknown one is a usage error (exit code 2). */

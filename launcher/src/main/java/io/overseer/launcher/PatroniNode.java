@@ -26,7 +26,6 @@ public final class PatroniNode extends ProcessNode {
     private static final Logger LOG = LoggerFactory.getLogger(PatroniNode.class);
 
     private final String nodeName;
-    private final String host;
     private final int pgPort;
     private final int restPort;
     private final Path nodeDir;
@@ -40,11 +39,11 @@ public final class PatroniNode extends ProcessNode {
         Map<String, String> get() throws IOException;
     }
 
-    PatroniNode(String nodeName, String host, int pgPort, int restPort, Path nodeDir, Path logFile, Path template,
+    PatroniNode(String nodeName, Host host, int pgPort, int restPort, Path nodeDir, Path logFile, Path template,
                 ClusterValues values, HostUser user) {
         super(logFile, Duration.ofSeconds(30));
         this.nodeName = nodeName;
-        this.host = host;
+        placeOn(host);
         this.pgPort = pgPort;
         this.restPort = restPort;
         this.nodeDir = nodeDir.toAbsolutePath().normalize();
@@ -89,7 +88,7 @@ public final class PatroniNode extends ProcessNode {
         ManagedProcess p = process();
         Wait.until(label() + " to be " + what, timeout, () -> Wait.httpStatus(restUrl() + path) == 200,
                 () -> p != null && p.isAlive(), () -> (p == null ? "" : p.tail(40)) + postgresLogTail());
-        LOG.info("{} is {} ({}:{}) after {} ms", label(), what, host, pgPort, millisSince(t0));
+        LOG.info("{} is {} ({}:{}) after {} ms", label(), what, address(), pgPort, millisSince(t0));
     }
 
     /** Whether Patroni says this node is the primary now (its REST API answers 200 on /primary). */
@@ -111,7 +110,7 @@ public final class PatroniNode extends ProcessNode {
         Path config = nodeDir.resolve("patroni.yml");
         Map<String, String> all = new java.util.HashMap<>(values.get());
         all.put("NAME", nodeName);
-        all.put("HOST", host);
+        all.put("HOST", address());
         all.put("PG_PORT", Integer.toString(pgPort));
         all.put("REST_PORT", Integer.toString(restPort));
         all.put("NODE_DIR", nodeDir.toString());
@@ -123,8 +122,11 @@ public final class PatroniNode extends ProcessNode {
         OwnerOnly.write(config, yaml); // it holds the cluster's passwords
         user.own(config);
         List<String> cmd = new ArrayList<>(user.command());
-        cmd.addAll(List.of(PostgresHa.PATRONI.toString(), config.toString()));
-        return startProcess(cmd, nodeDir, user.environment());
+        // A clean environment: a PGPASSWORD or PGUSER of the launcher's would reach pg_basebackup and pg_rewind
+        // and override the replication user's password (replication then fails, "password authentication failed").
+        cmd.addAll(List.of("/usr/bin/env", "-i", "HOME=" + user.home(), "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+                PostgresHa.PATRONI.toString(), config.toString()));
+        return startProcess(cmd, nodeDir, Map.of());
     }
 
     /** After Patroni has gone (stopped or killed), the postmaster it had detached goes too. */
@@ -162,8 +164,9 @@ public final class PatroniNode extends ProcessNode {
         return Files.exists(log) ? "\n--- " + log + ":\n" + LogTail.lastLines(log, 20) : "";
     }
 
-    public String host() {
-        return host;
+    /** The host's address, where PostgreSQL and the REST API listen. */
+    public String address() {
+        return host().address();
     }
 
     public int pgPort() {
@@ -176,7 +179,7 @@ public final class PatroniNode extends ProcessNode {
 
     /** Patroni's REST API: http://host:port, no trailing slash. */
     public String restUrl() {
-        return "http://" + host + ":" + restPort;
+        return "http://" + address() + ":" + restPort;
     }
 
     public Path nodeDir() {

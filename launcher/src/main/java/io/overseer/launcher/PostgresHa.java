@@ -61,14 +61,48 @@ public final class PostgresHa implements Node {
     private final List<PatroniNode> nodes = new ArrayList<>();
     private final StackLayout layout;
     private final Path logDir;
+    private final String clientNet;
     private volatile boolean watching;
     private volatile Thread watch;
     private volatile Duration restartDelay = DEFAULT_RESTART_DELAY;
     private volatile int restarts;
     private final Map<Node, Long> deadSince = new HashMap<>();
 
+    /**
+     * Where the cluster runs: each PostgreSQL host, each etcd member (three), and the network its clients
+     * connect from (pg_hba). {@link #loopback()} for ./run; hosts of their own for the chaos runner and tests.
+     */
+    public record Placement(List<Host> databases, List<Host> etcd, String clientNet) {
+        public Placement {
+            if (databases.size() != NODES || etcd.size() != ETCD_MEMBERS) {
+                throw new IllegalArgumentException("the cluster has " + NODES + " database hosts and " + ETCD_MEMBERS
+                        + " etcd members, not " + databases.size() + " and " + etcd.size());
+            }
+            databases = List.copyOf(databases);
+            etcd = List.copyOf(etcd);
+        }
+
+        /** Everything on this machine's loopback, as ./run --db-ha runs it. */
+        public static Placement loopback() {
+            return new Placement(java.util.Collections.nCopies(NODES, Host.LOOPBACK),
+                    java.util.Collections.nCopies(ETCD_MEMBERS, Host.LOOPBACK), "127.0.0.1/32");
+        }
+
+        /**
+         * Each database host with an etcd member beside it, and the third member on a witness host of its own:
+         * a database host cut off takes its member along, and the other two still make a majority.
+         */
+        public static Placement onHosts(Host db1, Host db2, Host witness, String clientNet) {
+            return new Placement(List.of(db1, db2), List.of(db1, db2, witness), clientNet);
+        }
+    }
+
     /** Application role, password and database overseer/overseer/overseer, as the embedded database's. */
     public PostgresHa(StackLayout layout, Path dir, int basePort, Path logDir) {
+        this(layout, dir, basePort, logDir, Placement.loopback());
+    }
+
+    public PostgresHa(StackLayout layout, Path dir, int basePort, Path logDir, Placement placement) {
         this.layout = layout;
         this.dir = dir.toAbsolutePath().normalize();
         this.basePort = basePort;
@@ -77,18 +111,18 @@ public final class PostgresHa implements Node {
         this.appPassword = LauncherOptions.EMBEDDED_DB;
         this.appDatabase = LauncherOptions.EMBEDDED_DB;
         this.user = HostUser.forPostgres();
-        String host = "127.0.0.1";
+        this.clientNet = placement.clientNet();
         StringBuilder initial = new StringBuilder();
         for (int i = 0; i < ETCD_MEMBERS; i++) {
-            initial.append(i == 0 ? "" : ",").append("etcd").append(i + 1).append("=http://").append(host).append(':')
-                    .append(basePort + 5 + 2 * i);
+            initial.append(i == 0 ? "" : ",").append("etcd").append(i + 1).append("=http://")
+                    .append(placement.etcd().get(i).address()).append(':').append(basePort + 5 + 2 * i);
         }
         for (int i = 0; i < ETCD_MEMBERS; i++) {
-            etcd.add(new EtcdMember("etcd" + (i + 1), host, basePort + 4 + 2 * i, basePort + 5 + 2 * i,
+            etcd.add(new EtcdMember("etcd" + (i + 1), placement.etcd().get(i), basePort + 4 + 2 * i, basePort + 5 + 2 * i,
                     this.dir.resolve("etcd" + (i + 1)), this.logDir.resolve("etcd" + (i + 1) + ".log"), initial.toString()));
         }
         for (int i = 0; i < NODES; i++) {
-            nodes.add(new PatroniNode("pg" + (i + 1), host, basePort + i, basePort + 2 + i, this.dir.resolve("pg" + (i + 1)),
+            nodes.add(new PatroniNode("pg" + (i + 1), placement.databases().get(i), basePort + i, basePort + 2 + i, this.dir.resolve("pg" + (i + 1)),
                     this.logDir.resolve("patroni-pg" + (i + 1) + ".log"), layout.patroniTemplate(), this::clusterValues, user));
         }
     }
@@ -130,7 +164,7 @@ public final class PostgresHa implements Node {
             }
         }
         LOG.info("Replicated PostgreSQL ready in {} ms: primary {} ({}:{}), synchronous standby{} {}",
-                (System.nanoTime() - t0) / 1_000_000, primary.name(), primary.host(), primary.pgPort(),
+                (System.nanoTime() - t0) / 1_000_000, primary.name(), primary.address(), primary.pgPort(),
                 NODES > 2 ? "s" : "", nodes.stream().filter(n -> n != primary).map(PatroniNode::name)
                         .collect(Collectors.joining(", ")));
     }
@@ -141,7 +175,7 @@ public final class PostgresHa implements Node {
         Map<String, String> v = new HashMap<>();
         v.put("ETCD_HOSTS", etcd.stream().map(EtcdMember::clientAddress).collect(Collectors.joining(",")));
         v.put("BIN_DIR", binDir().toString());
-        v.put("CLIENT_NET", "127.0.0.1/32");
+        v.put("CLIENT_NET", clientNet);
         for (String k : List.of("SUPERUSER_PASSWORD", "REPLICATION_PASSWORD", "REWIND_PASSWORD")) {
             v.put(k, secrets.getProperty(k));
         }
@@ -224,7 +258,7 @@ public final class PostgresHa implements Node {
         Properties p = new Properties();
         p.setProperty("user", "postgres");
         p.setProperty("password", secrets().getProperty("SUPERUSER_PASSWORD"));
-        return DriverManager.getConnection("jdbc:postgresql://" + node.host() + ":" + node.pgPort() + "/postgres", p);
+        return DriverManager.getConnection("jdbc:postgresql://" + node.address() + ":" + node.pgPort() + "/postgres", p);
     }
 
     /** Until one node holds the leader lock as primary. */
@@ -374,13 +408,22 @@ public final class PostgresHa implements Node {
      * {@code connectTimeout}. The application's pool re-validates its connections after a failure.
      */
     public String jdbcUrl() {
-        return jdbcUrl(nodes.stream().map(n -> n.host() + ":" + n.pgPort()).toList(), appDatabase);
+        return jdbcUrl(nodes.stream().map(n -> n.address() + ":" + n.pgPort()).toList(), appDatabase);
     }
 
     static String jdbcUrl(List<String> hostPorts, String database) {
-        return "jdbc:postgresql://" + String.join(",", hostPorts) + "/" + database
-                + "?targetServerType=primary&hostRecheckSeconds=2&connectTimeout=5&tcpKeepAlive=true";
+        return "jdbc:postgresql://" + String.join(",", hostPorts) + "/" + database + "?" + URL_PARAMETERS;
     }
+
+    /**
+     * What bounds a failover for the driver: which host takes writes, re-checked every 2 s; 5 s to connect
+     * and 10 s to log in to an unreachable host; and 10 s without a byte on an open connection, after which it is
+     * given up — a primary cut off (not dead) answers nothing and refuses nothing, and without this a
+     * statement on it waits for TCP to give up, minutes later. Longer than any statement the application
+     * runs on a healthy database; the pool's statement timeout (60 s) stays the bound on a slow one.
+     */
+    static final String URL_PARAMETERS = "targetServerType=primary&hostRecheckSeconds=2&connectTimeout=5"
+            + "&loginTimeout=10&socketTimeout=10&tcpKeepAlive=true";
 
     /** The URL of {@code ./run --db-ha} with the default placement (every host on loopback). */
     public static String loopbackJdbcUrl(int basePort, String database) {

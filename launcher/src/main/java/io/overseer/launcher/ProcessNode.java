@@ -25,6 +25,7 @@ public abstract class ProcessNode implements Node {
     private final Path logFile;
     private final Duration stopGrace;
     private volatile ManagedProcess process;
+    private volatile Host host = Host.LOOPBACK;
 
     /** {@code stopGrace}: how long stop() waits after SIGTERM before it sends SIGKILL. */
     protected ProcessNode(Path logFile, Duration stopGrace) {
@@ -56,10 +57,28 @@ public abstract class ProcessNode implements Node {
         return process;
     }
 
-    /** This node's process, named as the node, its output appended to the node's log file. */
+    /**
+     * This node's process, named as the node, its output appended to the node's log file, started on the
+     * node's host (inside its network namespace, when it has one of its own).
+     */
     protected final ManagedProcess startProcess(List<String> command, Path workDir, Map<String, String> env)
             throws IOException {
-        return ManagedProcess.start(name(), command, workDir, logFile, env);
+        List<String> placed = new java.util.ArrayList<>(host.commandPrefix());
+        placed.addAll(command);
+        return ManagedProcess.start(name(), placed, workDir, logFile, env);
+    }
+
+    /**
+     * Runs this node on {@code host} from its next start on: it listens on the host's address and its
+     * process runs in the host's namespace. Loopback unless a node is placed (./run never places one).
+     */
+    public void placeOn(Host host) {
+        this.host = java.util.Objects.requireNonNull(host);
+    }
+
+    /** Where the node runs: its address is where it listens and where it is reached. */
+    public final Host host() {
+        return host;
     }
 
     /** SIGTERM (the component shuts down cleanly), up to the node's grace, then SIGKILL. */

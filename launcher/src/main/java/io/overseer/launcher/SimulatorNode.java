@@ -60,7 +60,7 @@ public final class SimulatorNode extends ProcessNode {
         // a simulator jar built before that (see RemoteServiceSimulator.NODELAY: 40 ms per call without it).
         List<String> cmd = new ArrayList<>(List.of(Java.executable(), "-Xmx256m", "-Dsun.net.httpserver.nodelay=true", "-jar",
                 layout.remoteServiceJar().toString(),
-                "--host", "127.0.0.1", "--port", Integer.toString(port), "--data-dir", dataDir.toString()));
+                "--host", host().address(), "--port", Integer.toString(port), "--data-dir", dataDir.toString()));
         cmd.addAll(extraArgs);
         return startProcess(cmd, dataDir, Map.of());
     }
@@ -69,8 +69,8 @@ public final class SimulatorNode extends ProcessNode {
         return port;
     }
 
-    /** http://127.0.0.1:PORT, no trailing slash. */
+    /** http://ADDRESS:PORT (its host's address: 127.0.0.1 unless placed), no trailing slash. */
     public String baseUrl() {
-        return "http://127.0.0.1:" + port;
+        return "http://" + host().address() + ":" + port;
     }
 }

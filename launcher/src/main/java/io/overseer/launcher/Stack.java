@@ -34,6 +34,7 @@ public final class Stack implements AutoCloseable {
     private final Path dataDir;
     private final PostgresNode postgres;
     private final PostgresHa postgresHa; // --db-ha: the replicated database instead of postgres
+    private final HostNetwork network;   // --hosts namespaces: every process on a host of its own; else null
     private final BrokerNode broker;
     private final BrokerPair brokerPair; // --broker-ha: broker is its primary
     private final SimulatorNode simulator;
@@ -53,10 +54,13 @@ public final class Stack implements AutoCloseable {
         this.layout = layout;
         this.dataDir = options.dataDir();
         Path logs = dataDir.resolve("logs");
+        this.network = options.ownHosts() ? planNetwork(options) : null;
         this.postgres = options.embeddedDb() && !options.dbHa()
                 ? new PostgresNode(dataDir.resolve("postgres"), options.dbPort(), logs.resolve("postgres.log"))
                 : null;
-        this.postgresHa = options.dbHa() ? new PostgresHa(layout, dataDir.resolve("postgres-ha"), options.dbPort(), logs) : null;
+        this.postgresHa = options.dbHa() ? new PostgresHa(layout, dataDir.resolve("postgres-ha"), options.dbPort(), logs,
+                network == null ? PostgresHa.Placement.loopback() : PostgresHa.Placement.onHosts(network.host("db1"),
+                        network.host("db2"), network.host("witness"), network.cidr())) : null;
         // A local broker gets an application user with a password made up at every start, and the demo user.
         BrokerUser application = options.localBroker()
                 ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
@@ -67,7 +71,7 @@ public final class Stack implements AutoCloseable {
         this.brokerPair = options.brokerHa()
                 ? new BrokerPair(layout, dataDir.resolve("broker"), dataDir.resolve("broker-backup"),
                         options.brokerPort(), options.brokerBackupPort(), options.consolePort(),
-                        options.backupConsolePort(), logs, brokerUsers)
+                        options.backupConsolePort(), logs, brokerUsers, placed("broker"), placed("broker2"))
                 : null;
         if (brokerPair != null) {
             this.broker = brokerPair.primary();
@@ -76,6 +80,9 @@ public final class Stack implements AutoCloseable {
                     ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
                             logs.resolve("artemis.log"), brokerUsers)
                     : null;
+            if (broker != null) {
+                broker.placeOn(placed("broker"));
+            }
         }
         try {
             // Made here (the adapter's settings name the trust store), in the data directory closed to others.
@@ -89,21 +96,26 @@ public final class Stack implements AutoCloseable {
         }
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
+        simulator.placeOn(placed("sim"));
         this.instances = AppInstance.plan(options);
         for (AppInstance instance : instances) {
-            AppServerConfig config = new AppServerConfig(instance.httpPort(), options.effectiveDbUrl(),
-                    options.effectiveDbUser(), options.effectiveDbPassword(), options.effectiveBrokerHost(),
+            Host host = placed("app" + instance.number());
+            String brokerHost = broker == null ? options.effectiveBrokerHost() : broker.host().address();
+            AppServerConfig config = new AppServerConfig(instance.httpPort(),
+                    postgresHa == null ? options.effectiveDbUrl() : postgresHa.jdbcUrl(),
+                    options.effectiveDbUser(), options.effectiveDbPassword(), brokerHost,
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
                     samplesLinked(consoleLinked(instance.appProperties(options.appProperties()), options), dataDir),
-                    null, options.bindAddress()).withJit(options.serverJit());
+                    null, host.isLoopback() ? options.bindAddress() : host.address()).withJit(options.serverJit());
             if (brokerPair != null) {
-                config = config.withBrokerBackup(options.brokerBackupPort());
+                config = config.withBrokerBackup(brokerPair.backup().host().address(), options.brokerBackupPort());
             }
             if (brokerTls != null) {
                 config = config.withBrokerTls(brokerTls);
             }
             AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
                     instance.logFile(), config);
+            server.placeOn(host);
             // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
             server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
                     RealmUser.ALL_ROLES));
@@ -122,9 +134,15 @@ public final class Stack implements AutoCloseable {
         layout.verify(options.runtime(), true, options.localBroker());
         lockDataDir();
         stopLeftovers();
-        HttpPorts.requireFree(instances, options.bindAddress());
+        if (network == null) {
+            HttpPorts.requireFree(instances, options.bindAddress());
+        }
         long t0 = System.nanoTime();
         try {
+            if (network != null) {
+                HostNetwork.removeLeftovers();
+                network.open();
+            }
             if (postgres != null) {
                 startNode(postgres);
             }
@@ -232,6 +250,9 @@ public final class Stack implements AutoCloseable {
             while (!started.isEmpty()) {
                 stopQuietly(started.pop());
             }
+            if (network != null) {
+                network.close(); // after every process in it has stopped
+            }
             releaseLock();
         }
     }
@@ -286,6 +307,34 @@ public final class Stack implements AutoCloseable {
     /** The embedded database; null with --db-ha or an external database. */
     public PostgresNode postgres() {
         return postgres;
+    }
+
+    /** --hosts namespaces: the hosts every process runs on, to cut and heal links; else null. */
+    public HostNetwork network() {
+        return network;
+    }
+
+    /** The host named {@code name} with --hosts namespaces, else this machine's loopback. */
+    private Host placed(String name) {
+        return network == null ? Host.LOOPBACK : network.host(name);
+    }
+
+    /** One host per instance, per broker node, per database host (and the etcd witness), and the simulator. */
+    private static HostNetwork planNetwork(LauncherOptions options) {
+        List<String> names = new ArrayList<>();
+        for (int k = 1; k <= options.instances(); k++) {
+            names.add("app" + k);
+        }
+        names.add("broker");
+        if (options.brokerHa()) {
+            names.add("broker2");
+        }
+        names.addAll(List.of("db1", "db2", "witness", "sim"));
+        try {
+            return HostNetwork.plan(names);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot plan the hosts' network: " + e.getMessage(), e);
+        }
     }
 
     /** The replicated database of --db-ha, else null. */

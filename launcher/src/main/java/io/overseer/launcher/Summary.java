@@ -104,7 +104,7 @@ final class Summary {
     private static void appendDatabaseHa(StringBuilder sb, PostgresHa ha) {
         String primary = ha.primary().map(PatroniNode::name).orElse("");
         for (PatroniNode n : ha.nodes()) {
-            sb.append(row("PostgreSQL " + n.name(), n.host() + ":" + n.pgPort() + "   " + (n.name().equals(primary)
+            sb.append(row("PostgreSQL " + n.name(), n.address() + ":" + n.pgPort() + "   " + (n.name().equals(primary)
                     ? "primary" : "synchronous standby") + "   Patroni " + n.restUrl() + "/cluster"));
         }
         sb.append(row("etcd", ha.etcdMembers().stream().map(EtcdMember::clientUrl)

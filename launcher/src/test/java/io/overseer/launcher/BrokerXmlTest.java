@@ -25,6 +25,7 @@ class BrokerXmlTest {
                 Files.readString(ARTEMIS.resolve("ha-replication.xml")),
                 Files.readString(ARTEMIS.resolve("ha-" + role.label() + ".xml")));
         String filled = Templates.substitute(xml, Map.of("BROKER_PORT", "61616", "PEER_PORT", "61617",
+                "BROKER_HOST", "127.0.0.1", "PEER_HOST", "127.0.0.1",
                 "DATA_DIR", "/d", "CLUSTER_USER", "overseer-cluster", "CLUSTER_PASSWORD", "pw", "ACCEPTOR_TLS", ""));
         assertTrue(Templates.unresolved(filled).isEmpty(), "placeholders left: " + Templates.unresolved(filled));
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
