@@ -1,8 +1,12 @@
 package io.overseer.chaos;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overseer.launcher.LauncherOptions;
 import io.overseer.launcher.PatroniNode;
 import io.overseer.launcher.PostgresHa;
+import io.overseer.launcher.Wait;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -20,7 +24,7 @@ import java.util.stream.Collectors;
  * The database faults of {@code --db-ha}, on the launcher's replicated PostgreSQL ({@link PostgresHa}):
  * db-failover kills the primary host, db-kill only the primary's PostgreSQL. As with the broker pair, each
  * first waits until the cluster is settled — one primary taking writes, the other host its synchronous
- * standby — and is over only once it is settled again: Patroni promotes only a node that was synchronous,
+ * standby, streaming — and is over only once it is settled again: Patroni promotes only a node that was synchronous,
  * so a primary killed while the standby still catches up could not fail over, and the next fault must
  * find the cluster whole.
  *
@@ -37,6 +41,7 @@ final class DatabaseFaults {
      */
     static final Duration SETTLE_WAIT = Duration.ofSeconds(120);
     private static final long POLL_MS = 200;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * One db-failover, for the report: the host killed, the one that took writes after it (null if none did
@@ -126,10 +131,37 @@ final class DatabaseFaults {
         return millisSince(t);
     }
 
+    /**
+     * The standby's {@code /sync} alone is not enough: it answers from the sync key in etcd, which a primary
+     * that only restarted its PostgreSQL leaves as it was, while the standby has not reconnected yet. So the
+     * primary's own view (its pg_stat_replication, through Patroni) must show the standby streaming in sync.
+     */
     private static boolean settled(PostgresHa db) {
         List<PatroniNode> primaries = db.nodes().stream().filter(DatabaseFaults::writablePrimary).toList();
-        return primaries.size() == 1 && db.nodes().stream().filter(n -> n != primaries.get(0))
-                .allMatch(PatroniNode::isSynchronousStandby);
+        if (primaries.size() != 1) {
+            return false;
+        }
+        Wait.Answer status = Wait.httpGet(primaries.get(0).restUrl() + "/patroni");
+        return status != null && db.nodes().stream().filter(n -> n != primaries.get(0))
+                .allMatch(n -> n.isSynchronousStandby() && streamsInSync(status.body(), n.name()));
+    }
+
+    /**
+     * Whether a primary's Patroni status ({@code GET /patroni}) lists {@code standby} (its application name,
+     * Patroni's node name) as streaming and synchronous.
+     */
+    static boolean streamsInSync(String primaryStatus, String standby) {
+        try {
+            for (JsonNode r : JSON.readTree(primaryStatus).path("replication")) {
+                if (standby.equals(r.path("application_name").asText()) && "streaming".equals(r.path("state").asText())
+                        && "sync".equals(r.path("sync_state").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
     }
 
     /** The first node {@code which} accepts that is a writable primary, polled until {@code deadlineNanos}. */
