@@ -24,9 +24,9 @@ import java.util.stream.Collectors;
  * The database faults of {@code --db-ha}, on the launcher's replicated PostgreSQL ({@link PostgresHa}):
  * db-failover kills the primary host, db-kill only the primary's PostgreSQL. As with the broker pair, each
  * first waits until the cluster is settled — one primary taking writes, the other host its synchronous
- * standby, streaming — and is over only once it is settled again: Patroni promotes only a node that was synchronous,
- * so a primary killed while the standby still catches up could not fail over, and the next fault must
- * find the cluster whole.
+ * standby, streaming — and is over only once it is settled again: Patroni promotes only a node that was
+ * synchronous, so a primary killed while the standby still catches up could not fail over, and the next
+ * fault must find the cluster whole.
  *
  * <p>A node counts as primary when Patroni says so and its PostgreSQL answers that it is out of recovery:
  * that, not Patroni's word alone, is when the application can write again, and what the times measure.
@@ -79,12 +79,15 @@ final class DatabaseFaults {
         long failoverMs = millisSince(t);
         awaitSettled(db, "after the fault");
         long inSyncMs = millisSince(t);
-        failovers.add(new Failover(old.name(), promoted.map(PatroniNode::name).orElse(null),
-                promoted.isPresent() ? failoverMs : -1, inSyncMs));
-        String note = "primary " + old.name() + " killed, " + promoted.map(n -> n.name() + " primary after " + failoverMs
-                        + " ms, " + old.name() + " back in sync after " + inSyncMs + " ms")
-                .orElse("NO other primary within " + FAILOVER_WAIT.toSeconds() + " s, settled again after " + inSyncMs + " ms")
-                + " (the watch restarted " + (db.restarts() - restartsBefore) + " node(s); primary now " + primaryName(db) + ")";
+        Failover f = new Failover(old.name(), promoted.map(PatroniNode::name).orElse(null),
+                promoted.isPresent() ? failoverMs : -1, inSyncMs);
+        failovers.add(f);
+        String note = f.promoted() == null
+                ? "primary " + f.killed() + " killed, NO other primary within " + FAILOVER_WAIT.toSeconds()
+                        + " s, settled again after " + inSyncMs + " ms"
+                : "primary " + f.killed() + " killed, " + f.promoted() + " primary after " + failoverMs + " ms, "
+                        + f.killed() + " back in sync after " + inSyncMs + " ms";
+        note += " (the watch restarted " + (db.restarts() - restartsBefore) + " node(s); primary now " + primaryName(db) + ")";
         return waited > 1000 ? note + " (after waiting " + waited + " ms for the cluster to settle)" : note;
     }
 
