@@ -77,7 +77,8 @@ final class DatabaseFaults {
         old.kill9();
         Optional<PatroniNode> promoted = awaitWritable(db, n -> n != old, t + FAILOVER_WAIT.toNanos());
         long failoverMs = millisSince(t);
-        awaitSettled(db, "after the fault");
+        awaitSettledAfter(db, "primary " + old.name() + " was killed (" + promoted.map(n -> n.name() + " primary after "
+                + failoverMs + " ms").orElse("no other primary") + ")");
         long inSyncMs = millisSince(t);
         Failover f = new Failover(old.name(), promoted.map(PatroniNode::name).orElse(null),
                 promoted.isPresent() ? failoverMs : -1, inSyncMs);
@@ -108,7 +109,7 @@ final class DatabaseFaults {
         // The old postmaster.pid stays until a new postmaster replaces it: a changed pid is a new PostgreSQL.
         Optional<PatroniNode> back = awaitWritable(db, n -> n.postmasterPid() != pid, t + SETTLE_WAIT.toNanos());
         long backMs = millisSince(t);
-        awaitSettled(db, "after the fault");
+        awaitSettledAfter(db, "postmaster " + pid + " of " + primary.name() + " was killed");
         String note = "postmaster " + pid + " of " + primary.name() + " (primary) killed, its Patroni alive; "
                 + back.map(n -> n.name() + " primary after " + backMs + " ms"
                         + (n == primary ? " (crash recovery, no failover)" : " (a FAILOVER, not a local restart)"))
@@ -132,6 +133,15 @@ final class DatabaseFaults {
             Thread.sleep(POLL_MS);
         }
         return millisSince(t);
+    }
+
+    /** As {@link #awaitSettled}, after the kill: the failure says what was done (the fault did strike). */
+    private static void awaitSettledAfter(PostgresHa db, String done) throws InterruptedException {
+        try {
+            awaitSettled(db, "after the fault");
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(done + ", but " + e.getMessage(), e);
+        }
     }
 
     /**
