@@ -64,12 +64,6 @@ final class Balancer implements AutoCloseable {
         return from.get(Math.floorMod(attempt, from.size()));
     }
 
-    /** Whether {@code baseUrl} answered ready at its last probe. */
-    boolean inRotation(String baseUrl) {
-        int k = baseUrls.indexOf(baseUrl);
-        return k >= 0 && inRotation.get(k) == 1;
-    }
-
     private List<String> rotate(int preferred) {
         List<String> all = new ArrayList<>(baseUrls.size());
         for (int k = 0; k < baseUrls.size(); k++) {

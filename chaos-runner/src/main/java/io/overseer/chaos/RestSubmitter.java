@@ -19,13 +19,6 @@ import java.util.List;
  * Idempotency-Key on every try, the next instance in rotation after a refused connection, a timeout, a 5xx,
  * 408 or 429, until a deadline; then, if planned, the same request once more on purpose. Every answer that
  * names an order is recorded.
- *
- * <p>With no instance in rotation the balancer sends to any ({@link Balancer#pick}), where a real one would
- * answer 503; so the server's own 404 page from an instance out of rotation is taken as that 503, not as
- * the application refusing the order. Seen with --db-ha (seed 3, five failovers): an instance restarted
- * during a failover failed to deploy (no primary to log in to) yet opened its port, and while the other
- * instance was not ready (its database check DOWN during the next failover) it answered 11 orders with
- * Payara's 404 page. The application's own answers are JSON and still count.
  */
 final class RestSubmitter {
 
@@ -77,7 +70,7 @@ final class RestSubmitter {
                     return new Answer(Outcome.ACCEPTED, JSON.readTree(r.body()).path("orderId").asText(null), null);
                 }
                 lastError = status + " " + abbreviate(r.body());
-                if (status < 500 && status != 408 && status != 429 && !noApplication(base, r)) {
+                if (status < 500 && status != 408 && status != 429) {
                     return new Answer(Outcome.REFUSED, null, lastError);
                 }
                 pause = Math.min(pause, r.headers().firstValue("Retry-After").map(RestSubmitter::millis).orElse(pause));
@@ -87,12 +80,6 @@ final class RestSubmitter {
             Thread.sleep(pause);
         }
         return new Answer(Outcome.GAVE_UP, null, lastError);
-    }
-
-    /** A 404 that is not the application's (not JSON) from an instance the balancer had out of rotation. */
-    private boolean noApplication(String base, HttpResponse<String> r) {
-        return r.statusCode() == 404 && !balancer.inRotation(base)
-                && !r.headers().firstValue("Content-Type").orElse("").contains("json");
     }
 
     private static HttpRequest request(String base, PlannedOrder order) {
