@@ -17,12 +17,13 @@ import java.util.Map;
  */
 public record ChaosOptions(int orders, double rate, Duration duration, List<FaultKind> faults, int faultsPerKind,
                            long seed, int instances, Duration quietPeriod, Path out, boolean brokerHa,
-                           boolean shortRun, boolean help) {
+                           boolean dbHa, boolean shortRun, boolean help) {
 
     static final String USAGE = """
             Usage: ./chaos [--short] [options]
-            Starts its own stack (PostgreSQL, Artemis or with --broker-ha a replicated Artemis pair, simulator,
-            N Payara Micro instances) on free loopback ports, submits three-step orders over REST and JMS while injecting faults drawn from the seed,
+            Starts its own stack (PostgreSQL or with --db-ha a replicated PostgreSQL under Patroni, Artemis or
+            with --broker-ha a replicated Artemis pair, simulator, N Payara Micro instances) on free loopback
+            ports, submits three-step orders over REST and JMS while injecting faults drawn from the seed,
             then checks the history. The last line printed is one JSON object; the exit code is 1 on any
             violation, 2 on a usage error, 3 when the run itself could not be carried out.
 
@@ -31,7 +32,8 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
               --duration S        seconds over which faults are spread (default: orders / rate)
               --faults LIST       comma list of fault kinds, or "all" (default all):
                                   app-kill, app-pause, broker-kill, broker-pause, db-kill,
-                                  sim-hang, sim-latency, sim-5xx, sim-fatal, broker-primary (needs --broker-ha)
+                                  sim-hang, sim-latency, sim-5xx, sim-fatal, broker-primary (needs --broker-ha),
+                                  db-failover (needs --db-ha)
               --faults-per-kind N times each kind is injected (default: enough for one fault every ~12 s, at least 2)
               --seed N            seed of java.util.Random for the schedule and every choice (default: the clock)
               --instances N       application instances (default 2)
@@ -40,6 +42,9 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
               --out DIR           report directory (default target/chaos/run-SEED)
               --broker-ha         the replicated broker pair of ./run --broker-ha; adds broker-primary to "all",
                                   and broker-kill strikes the backup, broker-pause the active node (docs/chaos.md)
+              --db-ha             the replicated PostgreSQL of ./run --db-ha (two hosts under Patroni, three etcd
+                                  members); adds db-failover to "all", and db-kill strikes the primary's
+                                  PostgreSQL only, which its Patroni restarts (docs/chaos.md)
               --short             the CI preset: 1,000 orders at 8/s, every fault kind twice
               --help              this text
             """;
@@ -55,6 +60,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         Map<String, String> given = collect(args);
         boolean shortRun = given.containsKey("--short");
         boolean brokerHa = given.containsKey("--broker-ha");
+        boolean dbHa = given.containsKey("--db-ha");
         int orders = intOf(given, "--orders", shortRun ? 1000 : 3000);
         double rate = doubleOf(given, "--rate", 8);
         if (orders < 1 || rate <= 0) {
@@ -62,7 +68,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         }
         Duration duration = given.containsKey("--duration") ? Duration.ofSeconds(intOf(given, "--duration", 0))
                 : Duration.ofMillis((long) (orders / rate * 1000));
-        List<FaultKind> faults = faults(given.getOrDefault("--faults", "all"), brokerHa);
+        List<FaultKind> faults = faults(given.getOrDefault("--faults", "all"), brokerHa, dbHa);
         int perKind = given.containsKey("--faults-per-kind") ? intOf(given, "--faults-per-kind", 2)
                 : shortRun ? 2 : Math.max(2, (int) (duration.toSeconds() / (12L * Math.max(1, faults.size()))));
         long seed = given.containsKey("--seed") ? longOf(given, "--seed") : System.currentTimeMillis();
@@ -74,12 +80,12 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         Path out = given.containsKey("--out") ? Path.of(given.get("--out"))
                 : root.resolve("target/chaos/run-" + seed);
         return new ChaosOptions(orders, rate, duration, faults, perKind, seed, instances, quiet,
-                out.toAbsolutePath().normalize(), brokerHa, shortRun, given.containsKey("--help"));
+                out.toAbsolutePath().normalize(), brokerHa, dbHa, shortRun, given.containsKey("--help"));
     }
 
-    private static List<FaultKind> faults(String list, boolean brokerHa) {
+    private static List<FaultKind> faults(String list, boolean brokerHa, boolean dbHa) {
         if (list.isBlank() || list.equals("all")) {
-            return FaultKind.defaults(brokerHa);
+            return FaultKind.defaults(brokerHa, dbHa);
         }
         List<FaultKind> kinds = new ArrayList<>();
         for (String name : list.split(",")) {
@@ -92,6 +98,9 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             if (kind.needsBrokerHa() && !brokerHa) {
                 throw new UsageException("fault " + kind + " needs --broker-ha (a single broker has no primary to kill)");
             }
+            if (kind.needsDbHa() && !dbHa) {
+                throw new UsageException("fault " + kind + " needs --db-ha (a single PostgreSQL has no standby to fail over to)");
+            }
             if (!kinds.contains(kind)) {
                 kinds.add(kind);
             }
@@ -99,7 +108,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         return List.copyOf(kinds);
     }
 
-    private static final List<String> FLAGS = List.of("--short", "--broker-ha", "--help", "-h");
+    private static final List<String> FLAGS = List.of("--short", "--broker-ha", "--db-ha", "--help", "-h");
 
     private static Map<String, String> collect(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -119,7 +128,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             }
         }
         List<String> known = List.of("--orders", "--rate", "--duration", "--faults", "--faults-per-kind", "--seed",
-                "--instances", "--quiet-period", "--out", "--short", "--broker-ha", "--help");
+                "--instances", "--quiet-period", "--out", "--short", "--broker-ha", "--db-ha", "--help");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new UsageException("unknown option " + k);
         });

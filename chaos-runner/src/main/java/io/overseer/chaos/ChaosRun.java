@@ -82,7 +82,8 @@ final class ChaosRun {
                     simulator.effects(), simulator.appliedTwice(), alerted, broker.notifications(replyQueue),
                     broker.deadLetters(), jms.badAccepted());
             Verdict verdict = HistoryChecker.forDefaultWorkflow().check(history);
-            return new Report(options, history, verdict, injector.done(), options.quietPeriod().toSeconds());
+            return new Report(options, history, verdict, injector.done(), injector.dbFailovers(),
+                    options.quietPeriod().toSeconds());
         }
     }
 
@@ -94,7 +95,9 @@ final class ChaosRun {
         } else if (!stack.broker().isAlive()) {
             throw new IllegalStateException("the broker is not running after the fault schedule");
         }
-        if (!stack.postgres().isAlive()) {
+        if (stack.dbHa()) {
+            DatabaseFaults.awaitSettled(stack.postgresHa(), "after the fault schedule");
+        } else if (!stack.postgres().isAlive()) {
             throw new IllegalStateException("PostgreSQL is not running after the fault schedule");
         }
         long deadline = System.nanoTime() + FaultInjector.TARGET_WAIT.toNanos();

@@ -4,6 +4,7 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerPair;
 import io.overseer.launcher.LauncherOptions;
+import io.overseer.launcher.PostgresHa;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.Stack;
 import io.overseer.launcher.StackLayout;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,10 @@ import java.util.Random;
  * PostgreSQL are restarted by the fault that killed them, as a service manager would. With
  * {@code --broker-ha} the launcher starts the replicated pair as {@code ./run --broker-ha} does (the
  * application servers wired to both nodes) and its watch restarts a dead node; the runner's own clients
- * use the pair's URL list.
+ * use the pair's URL list. With {@code --db-ha} the launcher starts the replicated PostgreSQL as
+ * {@code ./run --db-ha} does (two Patroni hosts, three etcd members, the application naming both hosts);
+ * its watch restarts a dead host, later than under ./run ({@link #DB_RESTART_DELAY}), and the runner's own
+ * reads use the same multi-host URL.
  */
 final class ChaosStack implements AutoCloseable {
 
@@ -36,21 +41,30 @@ final class ChaosStack implements AutoCloseable {
      */
     static final Map<String, String> APP_PROPERTIES = Map.of(
             "overseer.scheduler.complete-by", "PT15S");
+    /**
+     * How long a dead database host stays down before the watch starts it again: longer than Patroni's ttl
+     * (10 s, server-config/postgres-ha/patroni.yml). The launcher's 3 s would bring a killed primary back
+     * while it still holds the leader lock, and it would take the lead back itself: no failover at all.
+     */
+    static final Duration DB_RESTART_DELAY = Duration.ofSeconds(15);
 
     private final Stack stack;
     private final int firstHttpPort;
     private final int brokerPort;
     private final boolean brokerHa;
+    private final boolean dbHa;
     private final int dbPort;
     private final int simulatorPort;
 
-    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa) {
-        // HTTP ports, simulator, broker and the backup above it (the launcher's rule), two consoles, PostgreSQL.
-        int base = freeRange(instances + 6, new Random(seed ^ System.nanoTime()));
+    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa, boolean dbHa) {
+        // HTTP ports, simulator, broker and the backup above it (the launcher's rule), two consoles, PostgreSQL
+        // (with --db-ha the replicated one's ports, from the database port up).
+        int base = freeRange(instances + 5 + (dbHa ? PostgresHa.PORTS : 1), new Random(seed ^ System.nanoTime()));
         this.firstHttpPort = base;
         this.simulatorPort = base + instances;
         this.brokerPort = base + instances + 1;
         this.brokerHa = brokerHa;
+        this.dbHa = dbHa;
         this.dbPort = base + instances + 5;
         List<String> args = new ArrayList<>(List.of(
                 "--data-dir", dataDir.toString(),
@@ -65,6 +79,9 @@ final class ChaosStack implements AutoCloseable {
         if (brokerHa) {
             args.add("--broker-ha");
         }
+        if (dbHa) {
+            args.add("--db-ha");
+        }
         APP_PROPERTIES.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
         // No environment: OVERSEER_* variables of a ./run in this shell must not leak into the run's stack.
         LauncherOptions options = LauncherOptions.parse(args.toArray(String[]::new), Map.of());
@@ -73,6 +90,9 @@ final class ChaosStack implements AutoCloseable {
 
     void start() throws Exception {
         stack.start();
+        if (dbHa) {
+            stack.postgresHa().watch(DB_RESTART_DELAY); // the running watch's delay; no fault strikes before this
+        }
     }
 
     List<AppServerNode> instances() {
@@ -111,8 +131,18 @@ final class ChaosStack implements AutoCloseable {
         return stack.brokerPair().backup().logFile().toFile().length();
     }
 
+    /** Null with --db-ha. */
     PostgresNode postgres() {
         return stack.postgres();
+    }
+
+    boolean dbHa() {
+        return dbHa;
+    }
+
+    /** Null without --db-ha. */
+    PostgresHa postgresHa() {
+        return stack.postgresHa();
     }
 
     List<String> baseUrls() {
@@ -144,8 +174,10 @@ final class ChaosStack implements AutoCloseable {
         return parameters.isEmpty() ? nodes : nodes + "?" + parameters;
     }
 
+    /** With --db-ha every host, the driver taking the primary, as the application's URL. */
     String jdbcUrl() {
-        return "jdbc:postgresql://" + LOOPBACK + ":" + dbPort + "/" + LauncherOptions.EMBEDDED_DB;
+        return dbHa ? stack.postgresHa().jdbcUrl()
+                : "jdbc:postgresql://" + LOOPBACK + ":" + dbPort + "/" + LauncherOptions.EMBEDDED_DB;
     }
 
     Path logDir() {
@@ -154,7 +186,8 @@ final class ChaosStack implements AutoCloseable {
 
     /** Where everything listens, for the log. */
     String summary() {
-        return "instances " + baseUrls() + ", broker " + (brokerHa ? "pair " : "") + brokerUrl() + ", PostgreSQL " + jdbcUrl()
+        return "instances " + baseUrls() + ", broker " + (brokerHa ? "pair " : "") + brokerUrl() + ", PostgreSQL "
+                + (dbHa ? "under Patroni " : "") + jdbcUrl()
                 + ", simulator " + simulatorUrl();
     }
 

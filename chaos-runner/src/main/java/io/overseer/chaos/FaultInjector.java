@@ -36,11 +36,13 @@ final class FaultInjector {
 
     private final ChaosStack stack;
     private final SimulatorClient simulator;
+    private final DatabaseFaults database;
     private final List<InjectedFault> done = new CopyOnWriteArrayList<>();
 
     FaultInjector(ChaosStack stack, SimulatorClient simulator) {
         this.stack = stack;
         this.simulator = simulator;
+        this.database = new DatabaseFaults(stack);
     }
 
     /** Runs the whole schedule on the shared clock; returns when done. */
@@ -84,6 +86,11 @@ final class FaultInjector {
         return new ArrayList<>(done);
     }
 
+    /** Each db-failover's times, for the report. */
+    List<DatabaseFaults.Failover> dbFailovers() {
+        return database.failovers();
+    }
+
     private String inject(PlannedFault f) throws Exception {
         return switch (f.kind()) {
             case APP_KILL -> killInstance(f);
@@ -100,7 +107,14 @@ final class FaultInjector {
                 }
                 yield killPairNode(PairTarget.PRIMARY);
             }
-            case DB_KILL -> killDatabase(f.hold());
+            case DB_KILL -> stack.dbHa() ? database.killPrimaryPostgres() : killDatabase(f.hold());
+            case DB_FAILOVER -> {
+                if (!stack.dbHa()) {
+                    // ChaosOptions refuses it first; a plan built another way must not strike the single database.
+                    throw new IllegalStateException("db-failover needs --db-ha: a single PostgreSQL has no standby");
+                }
+                yield database.killPrimaryHost();
+            }
             case SIM_HANG -> simulatorRule(f, "hang");
             case SIM_LATENCY -> simulatorRule(f, "latency");
             case SIM_5XX -> simulatorRule(f, "error");

@@ -8,8 +8,10 @@ import java.util.stream.Collectors;
 /**
  * The faults the runner injects, by the part of the stack they hit. Each has the name used by
  * {@code --faults} and in the report. {@link #BROKER_PRIMARY} belongs to the replicated broker
- * ({@code --broker-ha}): asking for it without one fails instead of quietly doing something else. Under
- * {@code --broker-ha} the broker kinds strike the pair as {@link PairTarget} says.
+ * ({@code --broker-ha}), {@link #DB_FAILOVER} to the replicated database ({@code --db-ha}): asking for one
+ * without its replicated part fails instead of quietly doing something else. Under {@code --broker-ha}
+ * the broker kinds strike the pair as {@link PairTarget} says; under {@code --db-ha} {@link #DB_KILL}
+ * strikes the primary's PostgreSQL only.
  */
 public enum FaultKind {
     /** kill -9 of one application instance; the launcher's watchdog starts it again. */
@@ -28,8 +30,18 @@ public enum FaultKind {
      * pair's watch restarts the primary, which syncs from the backup, and the backup fails back to it.
      */
     BROKER_PRIMARY("broker-primary"),
-    /** kill -9 of PostgreSQL (postmaster and backends), restarted by the runner: crash recovery. */
+    /**
+     * kill -9 of PostgreSQL (postmaster and backends), restarted by the runner: crash recovery. Under
+     * --db-ha kill -9 of the primary's postmaster and backends only: its Patroni lives on, still holds the
+     * leader lock and starts PostgreSQL again on the same host — crash recovery without a failover.
+     */
     DB_KILL("db-kill"),
+    /**
+     * kill -9 of the primary database host (Patroni and its PostgreSQL); needs --db-ha. Its leader lock
+     * expires (Patroni's ttl, 10 s) and the synchronous standby is promoted; the watch starts the old host
+     * again after longer than the ttl, and it rejoins as the synchronous standby, rewound if it had diverged.
+     */
+    DB_FAILOVER("db-failover"),
     /** The simulator holds some calls without answering, until the fault is cleared. */
     SIM_HANG("sim-hang"),
     /** The simulator answers every call late. */
@@ -54,9 +66,15 @@ public enum FaultKind {
         return this == BROKER_PRIMARY;
     }
 
-    /** Every kind a single-broker stack can suffer: the default of --faults. */
-    public static List<FaultKind> defaults(boolean brokerHa) {
-        return Arrays.stream(values()).filter(k -> brokerHa || !k.needsBrokerHa()).toList();
+    /** Whether the fault only exists with the replicated database. */
+    public boolean needsDbHa() {
+        return this == DB_FAILOVER;
+    }
+
+    /** Every kind the stack can suffer, with or without the replicated broker and database: the default of --faults. */
+    public static List<FaultKind> defaults(boolean brokerHa, boolean dbHa) {
+        return Arrays.stream(values()).filter(k -> brokerHa || !k.needsBrokerHa())
+                .filter(k -> dbHa || !k.needsDbHa()).toList();
     }
 
     public static FaultKind fromWire(String name) {

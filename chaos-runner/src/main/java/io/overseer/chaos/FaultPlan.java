@@ -48,7 +48,7 @@ public final class FaultPlan {
     private static PlannedFault one(int index, FaultKind kind, Duration at, Random random, int instances) {
         int instance = random.nextInt(instances);
         return switch (kind) {
-            case APP_KILL -> new PlannedFault(index, kind, at, Duration.ZERO, instance, null, 0, 0);
+            case APP_KILL, DB_FAILOVER -> new PlannedFault(index, kind, at, Duration.ZERO, instance, null, 0, 0);
             case APP_PAUSE, BROKER_PAUSE -> new PlannedFault(index, kind, at, millis(random, 2000, 7000), instance, null, 0, 0);
             case BROKER_KILL, BROKER_PRIMARY, DB_KILL -> new PlannedFault(index, kind, at, millis(random, 1000, 4000),
                     instance, null, 0, 0);

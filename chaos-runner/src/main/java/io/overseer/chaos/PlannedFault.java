@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param at        when it starts, counted from the first submission
  * @param hold      how long it lasts (a pause, an outage, a simulator rule); zero for app-kill, whose
- *                  instance comes back when the launcher's watchdog restarts it
+ *                  instance comes back when the launcher's watchdog restarts it, and for db-failover, whose
+ *                  host the database's watch starts again (after {@link ChaosStack#DB_RESTART_DELAY})
  * @param instance  the application instance it hits (0-based), for app-kill and app-pause
  * @param operation the simulator operation a rule applies to ("*": every one), for the sim-* kinds
  * @param rate      the share of calls a simulator rule affects
@@ -24,7 +25,8 @@ public record PlannedFault(int index, FaultKind kind, Duration at, Duration hold
             case BROKER_KILL -> "kill -9 the broker (--broker-ha: the backup, restarted by the pair), down " + seconds(hold);
             case BROKER_PAUSE -> "SIGSTOP the broker (--broker-ha: the active node) for " + seconds(hold);
             case BROKER_PRIMARY -> "kill -9 the active primary broker (the pair's watch restarts it, it fails back)";
-            case DB_KILL -> "kill -9 PostgreSQL, down " + seconds(hold);
+            case DB_KILL -> "kill -9 PostgreSQL, down " + seconds(hold) + " (--db-ha: the primary's, restarted by its Patroni)";
+            case DB_FAILOVER -> "kill -9 the primary database host (the standby takes over; the watch restarts the host)";
             case SIM_HANG -> "simulator hangs " + percent() + " of " + operation + " for " + seconds(hold);
             case SIM_LATENCY -> "simulator answers " + operation + " " + latencyMs + " ms late for " + seconds(hold);
             case SIM_5XX -> "simulator answers 503 to " + percent() + " of " + operation + " for " + seconds(hold);

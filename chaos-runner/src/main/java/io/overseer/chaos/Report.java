@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * The figures of a run, as text for people and, last, as one JSON line for CI and scripts: orders, faults
- * by kind, submissions and outcomes, time to a final state, and every violation under its rule.
+ * by kind, submissions and outcomes, time to a final state, with --db-ha each failover's times, and every
+ * violation under its rule.
  */
 final class Report {
 
@@ -25,21 +26,25 @@ final class Report {
     private final History history;
     private final Verdict verdict;
     private final List<InjectedFault> faults;
+    private final List<DatabaseFaults.Failover> dbFailovers;
     private final long quietSeconds;
 
-    Report(ChaosOptions options, History history, Verdict verdict, List<InjectedFault> faults, long quietSeconds) {
+    Report(ChaosOptions options, History history, Verdict verdict, List<InjectedFault> faults,
+           List<DatabaseFaults.Failover> dbFailovers, long quietSeconds) {
         this.options = options;
         this.history = history;
         this.verdict = verdict;
         this.faults = faults;
+        this.dbFailovers = dbFailovers;
         this.quietSeconds = quietSeconds;
     }
 
     String text() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, %s, faults %s%n",
+        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, %s, %s, faults %s%n",
                 options.seed(), options.orders(), options.rate(), options.instances(),
-                options.brokerHa() ? "replicated broker pair" : "one broker", options.faults()));
+                options.brokerHa() ? "replicated broker pair" : "one broker",
+                options.dbHa() ? "replicated PostgreSQL (Patroni)" : "one PostgreSQL", options.faults()));
         out.append("submissions: ").append(submissions()).append('\n');
         out.append("faults injected by kind: ").append(faultsByKind(true))
                 .append(faultsByKind(false).isEmpty() ? "" : "; NOT injected: " + faultsByKind(false)).append('\n');
@@ -52,6 +57,14 @@ final class Report {
         if (!toothless.isEmpty()) {
             out.append("simulator faults that affected no call (nothing called the operation then): ")
                     .append(toothless).append('\n');
+        }
+        if (options.dbHa()) {
+            out.append("database failovers (db-failover, ms after the kill): ").append(dbFailovers.isEmpty() ? "none"
+                    : dbFailovers.stream().map(f -> f.promoted() == null
+                            ? f.killed() + " killed, NO failover, settled after " + f.inSyncMs()
+                            : f.killed() + " killed, " + f.promoted() + " primary after " + f.failoverMs() + ", "
+                                    + f.killed() + " in sync after " + f.inSyncMs()).collect(Collectors.joining("; ")))
+                    .append('\n');
         }
         out.append("orders in PostgreSQL: ").append(history.orders().size()).append(", by state ").append(states()).append('\n');
         FinalTimes t = FinalTimes.of(history.orders().values());
@@ -97,6 +110,7 @@ final class Report {
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("seed", options.seed());
         j.put("brokerHa", options.brokerHa());
+        j.put("dbHa", options.dbHa());
         j.put("orders", history.orders().size());
         j.put("submitted", history.submissions().size());
         j.put("faults", faults.stream().filter(InjectedFault::injected).count());
@@ -113,6 +127,9 @@ final class Report {
         j.put("finalP50Ms", t.p50());
         j.put("finalP99Ms", t.p99());
         j.put("finalMaxMs", t.max());
+        if (options.dbHa()) {
+            j.put("dbFailovers", dbFailovers);
+        }
         j.put("notChecked", verdict.notChecked());
         j.put("violations", verdict.total());
         try {

@@ -28,8 +28,8 @@ class FaultPlanTest {
         assertNotEquals(plan(7), plan(8));
         Random a = new Random(7);
         Random b = new Random(7);
-        FaultPlan.draw(a, FaultKind.defaults(false), 2, Duration.ofMinutes(3), 2);
-        FaultPlan.draw(b, FaultKind.defaults(false), 2, Duration.ofMinutes(3), 2);
+        FaultPlan.draw(a, FaultKind.defaults(false, false), 2, Duration.ofMinutes(3), 2);
+        FaultPlan.draw(b, FaultKind.defaults(false, false), 2, Duration.ofMinutes(3), 2);
         assertEquals(WorkloadPlan.draw(a, 500, "r"), WorkloadPlan.draw(b, 500, "r"));
     }
 
@@ -39,7 +39,7 @@ class FaultPlanTest {
         assertEquals(1000, o.orders());
         List<PlannedFault> faults = plan(1);
         Map<FaultKind, Long> byKind = faults.stream().collect(Collectors.groupingBy(PlannedFault::kind, Collectors.counting()));
-        assertEquals(FaultKind.defaults(false).stream().collect(Collectors.toMap(Function.identity(), k -> 2L)), byKind);
+        assertEquals(FaultKind.defaults(false, false).stream().collect(Collectors.toMap(Function.identity(), k -> 2L)), byKind);
         for (int i = 1; i < faults.size(); i++) {
             assertTrue(faults.get(i).at().compareTo(faults.get(i - 1).at()) > 0);
         }
@@ -58,14 +58,44 @@ class FaultPlanTest {
     void theReplicatedBrokerAddsBrokerPrimaryToEveryKindAndToTheSchedule() {
         ChaosOptions o = ChaosOptions.parse(new String[] {"--broker-ha", "--short", "--seed", "5"}, Path.of("."));
         assertTrue(o.brokerHa());
-        assertEquals(FaultKind.defaults(true), o.faults());
+        assertEquals(FaultKind.defaults(true, false), o.faults());
         assertTrue(o.faults().contains(FaultKind.BROKER_PRIMARY));
         List<PlannedFault> faults = FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(),
                 o.instances());
         assertEquals(2, faults.stream().filter(f -> f.kind() == FaultKind.BROKER_PRIMARY).count());
-        assertEquals(2L * FaultKind.values().length, faults.size());
+        assertEquals(2L * (FaultKind.values().length - 1), faults.size()); // every kind but db-failover
         ChaosOptions only = ChaosOptions.parse(new String[] {"--broker-ha", "--faults", "broker-primary"}, Path.of("."));
         assertEquals(List.of(FaultKind.BROKER_PRIMARY), only.faults());
+    }
+
+    @Test
+    void dbFailoverIsRefusedLoudlyWithoutTheReplicatedDatabase() {
+        ChaosOptions.UsageException e = assertThrows(ChaosOptions.UsageException.class,
+                () -> ChaosOptions.parse(new String[] {"--faults", "db-failover,app-kill"}, Path.of(".")));
+        assertTrue(e.getMessage().contains("needs --db-ha"), e.getMessage());
+        assertThrows(ChaosOptions.UsageException.class,
+                () -> ChaosOptions.parse(new String[] {"--broker-ha", "--faults", "db-failover"}, Path.of(".")));
+        assertTrue(ChaosOptions.parse(new String[] {"--broker-ha"}, Path.of(".")).faults().stream()
+                .noneMatch(FaultKind::needsDbHa));
+    }
+
+    @Test
+    void theReplicatedDatabaseAddsDbFailoverToEveryKindAndToTheSchedule() {
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--db-ha", "--short", "--seed", "1"}, Path.of("."));
+        assertTrue(o.dbHa());
+        assertEquals(FaultKind.defaults(false, true), o.faults());
+        assertTrue(o.faults().contains(FaultKind.DB_FAILOVER));
+        assertTrue(o.faults().contains(FaultKind.DB_KILL)); // still there: the primary's PostgreSQL only
+        assertTrue(o.faults().stream().noneMatch(FaultKind::needsBrokerHa));
+        List<PlannedFault> faults = FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(),
+                o.instances());
+        assertEquals(2, faults.stream().filter(f -> f.kind() == FaultKind.DB_FAILOVER).count());
+        // The host comes back when the watch restarts it: the fault has no hold of its own.
+        assertTrue(faults.stream().filter(f -> f.kind() == FaultKind.DB_FAILOVER).allMatch(f -> f.hold().isZero()));
+        ChaosOptions both = ChaosOptions.parse(new String[] {"--db-ha", "--broker-ha"}, Path.of("."));
+        assertEquals(List.of(FaultKind.values()), both.faults());
+        ChaosOptions two = ChaosOptions.parse(new String[] {"--db-ha", "--faults", "db-failover,app-kill"}, Path.of("."));
+        assertEquals(List.of(FaultKind.DB_FAILOVER, FaultKind.APP_KILL), two.faults());
     }
 
     @Test

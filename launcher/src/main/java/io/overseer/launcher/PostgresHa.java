@@ -293,7 +293,11 @@ public final class PostgresHa implements Node {
         watch(DEFAULT_RESTART_DELAY);
     }
 
-    /** As {@link #watch()}, a dead node started again once it has been dead for {@code delay}. */
+    /**
+     * As {@link #watch()}, a dead node started again once it has been dead for {@code delay}. Called again
+     * while the watch runs, it changes the delay of the running watch: the chaos runner leaves a killed
+     * primary down longer than Patroni's ttl, so that its lock expires and the standby takes over.
+     */
     public synchronized void watch(Duration delay) {
         restartDelay = delay;
         if (watch != null) {
