@@ -28,6 +28,14 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
     static final int RETRY_INTERVAL_MS = 200;
     /** The longest a blocking call waits for an answer, at failover or not (the class comment says why). */
     static final int CALL_TIMEOUT_MS = 5000;
+    /**
+     * How soon the broker gives up on a connection it hears nothing from (ConnectionTTL, 10 s; its default
+     * is 60 s), and how often the adapter pings to show it is alive and checks the broker is
+     * (ClientFailureCheckPeriod, 3 s; default 30 s). An instance cut off from the broker keeps the messages
+     * already dispatched to its consumers until the broker drops its connection: with 60 s, the attempts
+     * they carried expired several times over and healthy orders were compensated (PartitionIT's first runs).
+     */
+    static final String DEAD_CONNECTION_PROPERTIES = ":ConnectionTTL=10000:ClientFailureCheckPeriod=3000";
 
     public record Endpoint(String host, int port) {
         public Endpoint {
@@ -68,7 +76,8 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
 
     /**
      * Placeholder values of the adapter's --property list: BROKER_CONNECTORS, BROKER_CONNECTION_PARAMETERS and
-     * BROKER_HA_PROPERTIES (empty for one node, so that wiring is what it always was), escaped for asadmin.
+     * BROKER_HA_PROPERTIES (the failover settings for a pair; for every wiring the dead-connection bounds,
+     * {@link #DEAD_CONNECTION_PROPERTIES}), escaped for asadmin.
      */
     public Map<String, String> postBootValues() {
         List<String> classes = new ArrayList<>(Collections.nCopies(endpoints.size(), CONNECTOR));
@@ -77,9 +86,10 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
         Map<String, String> v = new LinkedHashMap<>();
         v.put("BROKER_CONNECTORS", String.join(",", classes));
         v.put("BROKER_CONNECTION_PARAMETERS", String.join(",", parameters));
-        v.put("BROKER_HA_PROPERTIES", highlyAvailable()
+        v.put("BROKER_HA_PROPERTIES", (highlyAvailable()
                 ? ":HA=true:ReconnectAttempts=-1:RetryInterval=" + RETRY_INTERVAL_MS
-                        + ":CallTimeout=" + CALL_TIMEOUT_MS + ":CallFailoverTimeout=" + CALL_TIMEOUT_MS : "");
+                        + ":CallTimeout=" + CALL_TIMEOUT_MS + ":CallFailoverTimeout=" + CALL_TIMEOUT_MS : "")
+                + DEAD_CONNECTION_PROPERTIES);
         return v;
     }
 

@@ -18,10 +18,11 @@ class BrokerWiringTest {
     private static final Path TEMPLATE = Path.of("../server-config/payara/post-boot.asadmin");
 
     @Test
-    void oneBrokerIsWiredAsItAlwaysWas() throws Exception {
+    void oneBrokerIsWiredWithItsDeadConnectionBounds() throws Exception {
         String line = adapterLine(BrokerWiring.single("127.0.0.1", 61616));
         assertEquals("create-resource-adapter-config --property \"ConnectorClassName=" + NETTY
-                + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616:UserName=app:Password=secret\" artemis-rar", line);
+                + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616:ConnectionTTL=10000:ClientFailureCheckPeriod=3000"
+                + ":UserName=app:Password=secret\" artemis-rar", line);
     }
 
     @Test
@@ -29,7 +30,8 @@ class BrokerWiringTest {
         String line = adapterLine(BrokerWiring.pair("127.0.0.1", 61616, 61617));
         assertEquals("create-resource-adapter-config --property \"ConnectorClassName=" + NETTY + "," + NETTY
                 + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616,host\\=127.0.0.1;port\\=61617"
-                + ":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000:UserName=app:Password=secret\" artemis-rar", line);
+                + ":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000"
+                + ":ConnectionTTL=10000:ClientFailureCheckPeriod=3000:UserName=app:Password=secret\" artemis-rar", line);
     }
 
     @Test
@@ -39,8 +41,10 @@ class BrokerWiringTest {
         assertFalse(single.brokerWiring().highlyAvailable());
         AppServerConfig pair = single.withBrokerBackup(61617).withAppProperties(Map.of("a", "1")).withBindAddress("127.0.0.1");
         assertEquals(BrokerWiring.pair("127.0.0.1", 61616, 61617), pair.brokerWiring());
-        assertEquals(":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000", pair.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
-        assertEquals("", single.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
+        assertEquals(":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000"
+                + ":ConnectionTTL=10000:ClientFailureCheckPeriod=3000", pair.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
+        assertEquals(":ConnectionTTL=10000:ClientFailureCheckPeriod=3000",
+                single.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"), "every wiring bounds a dead connection");
     }
 
     @Test
@@ -56,7 +60,7 @@ class BrokerWiringTest {
         TlsMaterial tls = new TlsMaterial(Path.of("/d/tls/broker-keystore.p12"), "k", Path.of("/d/tls/truststore.p12"), "t");
         String line = adapterLine(BrokerWiring.single("127.0.0.1", 61616).withTls(tls));
         assertTrue(line.contains(":ConnectionParameters=host\\=127.0.0.1;port\\=61616;sslEnabled\\=true;forceSSLParameters\\=true;trustStoreType\\=PKCS12"
-                + ";trustStorePath\\=/d/tls/truststore.p12;trustStorePassword\\=t:UserName="), line);
+                + ";trustStorePath\\=/d/tls/truststore.p12;trustStorePassword\\=t:ConnectionTTL="), line);
         assertEquals("tcp://127.0.0.1:61616?sslEnabled=true&trustStoreType=PKCS12&trustStorePath=/d/tls/truststore.p12"
                 + "&trustStorePassword=t", BrokerWiring.single("127.0.0.1", 61616).withTls(tls).clientUrl());
         assertEquals(";sslEnabled=true;keyStoreType=PKCS12;keyStorePath=/d/tls/broker-keystore.p12;keyStorePassword=k",
