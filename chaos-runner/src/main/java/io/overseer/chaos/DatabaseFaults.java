@@ -194,7 +194,7 @@ final class DatabaseFaults {
         if (!n.isPrimary()) {
             return false;
         }
-        String url = "jdbc:postgresql://" + n.host() + ":" + n.pgPort() + "/" + LauncherOptions.EMBEDDED_DB
+        String url = "jdbc:postgresql://" + n.address() + ":" + n.pgPort() + "/" + LauncherOptions.EMBEDDED_DB
                 + "?connectTimeout=2&socketTimeout=5";
         try (Connection c = DriverManager.getConnection(url, LauncherOptions.EMBEDDED_DB, LauncherOptions.EMBEDDED_DB);
              Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_is_in_recovery()")) {
