@@ -36,7 +36,7 @@ public final class Chaos {
         }
         fresh(options.out());
         ChaosStack stack = new ChaosStack(root, options.out().resolve("data"), options.instances(), options.seed(),
-                options.brokerHa(), options.dbHa());
+                options.brokerHa(), options.dbHa(), options.partitions());
         // Ctrl-C or SIGTERM: the stack must not outlive the runner (a paused node is resumed by the injector).
         Thread hook = new Thread(stack::close, "chaos-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);

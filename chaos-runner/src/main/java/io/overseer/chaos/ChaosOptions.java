@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public record ChaosOptions(int orders, double rate, Duration duration, List<FaultKind> faults, int faultsPerKind,
                            long seed, int instances, Duration quietPeriod, Path out, boolean brokerHa,
-                           boolean dbHa, boolean shortRun, boolean help) {
+                           boolean dbHa, boolean partitions, boolean shortRun, boolean help) {
 
     static final String USAGE = """
             Usage: ./chaos [--short] [options]
@@ -33,7 +33,8 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
               --faults LIST       comma list of fault kinds, or "all" (default all):
                                   app-kill, app-pause, broker-kill, broker-pause, db-kill,
                                   sim-hang, sim-latency, sim-5xx, sim-fatal, broker-primary (needs --broker-ha),
-                                  db-failover (needs --db-ha)
+                                  db-failover (needs --db-ha), app-db-cut, app-broker-cut, app-isolated,
+                                  db-primary-isolated, broker-pair-cut (need --partitions; the last --broker-ha too)
               --faults-per-kind N times each kind is injected (default: enough for one fault every ~12 s, at least 2)
               --seed N            seed of java.util.Random for the schedule and every choice (default: the clock)
               --instances N       application instances (default 2)
@@ -45,6 +46,9 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
               --db-ha             the replicated PostgreSQL of ./run --db-ha (two hosts under Patroni, three etcd
                                   members); adds db-failover to "all", and db-kill strikes the primary's
                                   PostgreSQL only, which its Patroni restarts (docs/chaos.md)
+              --partitions        every instance, broker node, database host and the simulator on a host of its
+                                  own (a network namespace: root only; needs --db-ha); adds the network's
+                                  faults to "all": links cut and healed (docs/network-faults.md)
               --short             the CI preset: 1,000 orders at 8/s, every fault kind twice
               --help              this text
             """;
@@ -61,6 +65,10 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         boolean shortRun = given.containsKey("--short");
         boolean brokerHa = given.containsKey("--broker-ha");
         boolean dbHa = given.containsKey("--db-ha");
+        boolean partitions = given.containsKey("--partitions");
+        if (partitions && !dbHa) {
+            throw new UsageException("--partitions needs --db-ha: the embedded PostgreSQL cannot be placed on a host of its own");
+        }
         int orders = intOf(given, "--orders", shortRun ? 1000 : 3000);
         double rate = doubleOf(given, "--rate", 8);
         if (orders < 1 || rate <= 0) {
@@ -68,7 +76,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         }
         Duration duration = given.containsKey("--duration") ? Duration.ofSeconds(intOf(given, "--duration", 0))
                 : Duration.ofMillis((long) (orders / rate * 1000));
-        List<FaultKind> faults = faults(given.getOrDefault("--faults", "all"), brokerHa, dbHa);
+        List<FaultKind> faults = faults(given.getOrDefault("--faults", "all"), brokerHa, dbHa, partitions);
         int perKind = given.containsKey("--faults-per-kind") ? intOf(given, "--faults-per-kind", 2)
                 : shortRun ? 2 : Math.max(2, (int) (duration.toSeconds() / (12L * Math.max(1, faults.size()))));
         long seed = given.containsKey("--seed") ? longOf(given, "--seed") : System.currentTimeMillis();
@@ -80,12 +88,12 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         Path out = given.containsKey("--out") ? Path.of(given.get("--out"))
                 : root.resolve("target/chaos/run-" + seed);
         return new ChaosOptions(orders, rate, duration, faults, perKind, seed, instances, quiet,
-                out.toAbsolutePath().normalize(), brokerHa, dbHa, shortRun, given.containsKey("--help"));
+                out.toAbsolutePath().normalize(), brokerHa, dbHa, partitions, shortRun, given.containsKey("--help"));
     }
 
-    private static List<FaultKind> faults(String list, boolean brokerHa, boolean dbHa) {
+    private static List<FaultKind> faults(String list, boolean brokerHa, boolean dbHa, boolean partitions) {
         if (list.isBlank() || list.equals("all")) {
-            return FaultKind.defaults(brokerHa, dbHa);
+            return FaultKind.defaults(brokerHa, dbHa, partitions);
         }
         List<FaultKind> kinds = new ArrayList<>();
         for (String name : list.split(",")) {
@@ -98,6 +106,9 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             if (kind.needsBrokerHa() && !brokerHa) {
                 throw new UsageException("fault " + kind + " needs --broker-ha (a single broker has no primary to kill)");
             }
+            if (kind.needsPartitions() && !partitions) {
+                throw new UsageException("fault " + kind + " needs --partitions (on one loopback there is no link to cut)");
+            }
             if (kind.needsDbHa() && !dbHa) {
                 throw new UsageException("fault " + kind + " needs --db-ha (a single PostgreSQL has no standby to fail over to)");
             }
@@ -108,7 +119,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
         return List.copyOf(kinds);
     }
 
-    private static final List<String> FLAGS = List.of("--short", "--broker-ha", "--db-ha", "--help", "-h");
+    private static final List<String> FLAGS = List.of("--short", "--broker-ha", "--db-ha", "--partitions", "--help", "-h");
 
     private static Map<String, String> collect(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -128,7 +139,7 @@ public record ChaosOptions(int orders, double rate, Duration duration, List<Faul
             }
         }
         List<String> known = List.of("--orders", "--rate", "--duration", "--faults", "--faults-per-kind", "--seed",
-                "--instances", "--quiet-period", "--out", "--short", "--broker-ha", "--db-ha", "--help");
+                "--instances", "--quiet-period", "--out", "--short", "--broker-ha", "--db-ha", "--partitions", "--help");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new UsageException("unknown option " + k);
         });

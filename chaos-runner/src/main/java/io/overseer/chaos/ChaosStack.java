@@ -57,6 +57,11 @@ final class ChaosStack implements AutoCloseable {
     private final int simulatorPort;
 
     ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa, boolean dbHa) {
+        this(repoRoot, dataDir, instances, seed, brokerHa, dbHa, false);
+    }
+
+    /** {@code partitions}: every process on a host of its own (--hosts namespaces), so links can be cut. */
+    ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa, boolean dbHa, boolean partitions) {
         // HTTP ports, simulator, broker and the backup above it (the launcher's rule), two consoles, PostgreSQL
         // (with --db-ha the replicated one's ports, from the database port up).
         int base = freeRange(instances + 5 + (dbHa ? PostgresHa.PORTS : 1), new Random(seed ^ System.nanoTime()));
@@ -81,6 +86,9 @@ final class ChaosStack implements AutoCloseable {
         }
         if (dbHa) {
             args.add("--db-ha");
+        }
+        if (partitions) {
+            args.addAll(List.of("--hosts", "namespaces"));
         }
         APP_PROPERTIES.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
         // No environment: OVERSEER_* variables of a ./run in this shell must not leak into the run's stack.
@@ -165,7 +173,21 @@ final class ChaosStack implements AutoCloseable {
      * failure and decide themselves (a new connection from the list), as BrokerFailoverIT's client does.
      */
     String brokerUrl(String parameters) {
+        if (stack.network() != null) {
+            // Hosts of their own: each node at its host's address (the launcher's wiring, as the instances use it).
+            io.overseer.launcher.BrokerWiring wiring = brokerHa ? stack.brokerPair().wiring()
+                    : io.overseer.launcher.BrokerWiring.single(stack.broker().host().address(), brokerPort);
+            String nodes = wiring.endpoints().stream().map(e -> "tcp://" + e.host() + ":" + e.port())
+                    .collect(java.util.stream.Collectors.joining(","));
+            nodes = brokerHa ? "(" + nodes + ")" : nodes;
+            return parameters.isEmpty() ? nodes : nodes + "?" + parameters;
+        }
         return brokerUrl(LOOPBACK, brokerPort, brokerHa, parameters);
+    }
+
+    /** The hosts every process runs on with --partitions, else null. */
+    io.overseer.launcher.HostNetwork network() {
+        return stack.network();
     }
 
     static String brokerUrl(String host, int port, boolean pair, String parameters) {

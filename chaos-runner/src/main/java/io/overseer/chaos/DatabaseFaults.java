@@ -178,7 +178,7 @@ final class DatabaseFaults {
     }
 
     /** The first node {@code which} accepts that is a writable primary, polled until {@code deadlineNanos}. */
-    private static Optional<PatroniNode> awaitWritable(PostgresHa db, Predicate<PatroniNode> which, long deadlineNanos)
+    static Optional<PatroniNode> awaitWritable(PostgresHa db, Predicate<PatroniNode> which, long deadlineNanos)
             throws InterruptedException {
         while (true) {
             Optional<PatroniNode> found = db.nodes().stream().filter(which).filter(DatabaseFaults::writablePrimary).findFirst();

@@ -37,12 +37,14 @@ final class FaultInjector {
     private final ChaosStack stack;
     private final SimulatorClient simulator;
     private final DatabaseFaults database;
+    private final NetworkFaults network;
     private final List<InjectedFault> done = new CopyOnWriteArrayList<>();
 
     FaultInjector(ChaosStack stack, SimulatorClient simulator) {
         this.stack = stack;
         this.simulator = simulator;
         this.database = new DatabaseFaults(stack);
+        this.network = new NetworkFaults(stack);
     }
 
     /** Runs the whole schedule on the shared clock; returns when done. */
@@ -119,6 +121,11 @@ final class FaultInjector {
             case SIM_LATENCY -> simulatorRule(f, "latency");
             case SIM_5XX -> simulatorRule(f, "error");
             case SIM_FATAL -> simulatorRule(f, "fatal");
+            case APP_DB_CUT -> network.cutInstanceFromDatabase(f);
+            case APP_BROKER_CUT -> network.cutInstanceFromBroker(f);
+            case APP_ISOLATED -> network.isolateInstance(f);
+            case DB_PRIMARY_ISOLATED -> network.isolateDatabasePrimary(f);
+            case BROKER_PAIR_CUT -> network.cutBrokerPair(f);
         };
     }
 

@@ -49,7 +49,23 @@ public enum FaultKind {
     /** The simulator answers 503 (nothing applied) to every call for a while: a transient outage. */
     SIM_5XX("sim-5xx"),
     /** The simulator refuses some calls of one operation with 422 (nothing applied): a nontransient failure. */
-    SIM_FATAL("sim-fatal");
+    SIM_FATAL("sim-fatal"),
+    /**
+     * One instance cut from both database hosts (blackhole routes both ways) for a while, then healed; needs
+     * --partitions. It still reaches the broker, the simulator and the runner.
+     */
+    APP_DB_CUT("app-db-cut"),
+    /** One instance cut from the broker (both nodes with --broker-ha) for a while, then healed; needs --partitions. */
+    APP_BROKER_CUT("app-broker-cut"),
+    /** One instance's link down (cut from everyone, the runner included) for a while, then up; needs --partitions. */
+    APP_ISOLATED("app-isolated"),
+    /**
+     * The primary database host's link down for longer than Patroni's ttl: it cannot renew its leader lock
+     * and demotes itself, the standby is promoted; healed, it rejoins as the standby, rewound. Needs --partitions.
+     */
+    DB_PRIMARY_ISOLATED("db-primary-isolated"),
+    /** The replicated broker's two nodes cut from each other, then healed; needs --partitions and --broker-ha. */
+    BROKER_PAIR_CUT("broker-pair-cut");
 
     private final String wireName;
 
@@ -63,7 +79,13 @@ public enum FaultKind {
 
     /** Whether the fault only exists with the replicated broker. */
     public boolean needsBrokerHa() {
-        return this == BROKER_PRIMARY;
+        return this == BROKER_PRIMARY || this == BROKER_PAIR_CUT;
+    }
+
+    /** Whether the fault cuts links between hosts of their own (--partitions). */
+    public boolean needsPartitions() {
+        return this == APP_DB_CUT || this == APP_BROKER_CUT || this == APP_ISOLATED || this == DB_PRIMARY_ISOLATED
+                || this == BROKER_PAIR_CUT;
     }
 
     /** Whether the fault only exists with the replicated database. */
@@ -73,8 +95,13 @@ public enum FaultKind {
 
     /** Every kind the stack can suffer, with or without the replicated broker and database: the default of --faults. */
     public static List<FaultKind> defaults(boolean brokerHa, boolean dbHa) {
+        return defaults(brokerHa, dbHa, false);
+    }
+
+    /** As {@link #defaults(boolean, boolean)}, with the network's faults when the hosts are separate. */
+    public static List<FaultKind> defaults(boolean brokerHa, boolean dbHa, boolean partitions) {
         return Arrays.stream(values()).filter(k -> brokerHa || !k.needsBrokerHa())
-                .filter(k -> dbHa || !k.needsDbHa()).toList();
+                .filter(k -> dbHa || !k.needsDbHa()).filter(k -> partitions || !k.needsPartitions()).toList();
     }
 
     public static FaultKind fromWire(String name) {

@@ -63,6 +63,10 @@ public final class FaultPlan {
             case SIM_FATAL -> new PlannedFault(index, kind, at, millis(random, 3000, 8000), instance,
                     random.nextInt(4) == 0 ? pick(random, COMPENSATIONS) : pick(random, FORWARD),
                     0.2 + 0.4 * random.nextDouble(), 0);
+            case APP_DB_CUT, APP_BROKER_CUT, APP_ISOLATED, BROKER_PAIR_CUT -> new PlannedFault(index, kind, at,
+                    millis(random, 3000, 10000), instance, null, 0, 0);
+            // Longer than Patroni's ttl (10 s), so that the cut-off primary demotes itself and the standby takes over.
+            case DB_PRIMARY_ISOLATED -> new PlannedFault(index, kind, at, millis(random, 15000, 25000), instance, null, 0, 0);
         };
     }
 

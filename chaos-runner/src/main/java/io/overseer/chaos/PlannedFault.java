@@ -31,6 +31,11 @@ public record PlannedFault(int index, FaultKind kind, Duration at, Duration hold
             case SIM_LATENCY -> "simulator answers " + operation + " " + latencyMs + " ms late for " + seconds(hold);
             case SIM_5XX -> "simulator answers 503 to " + percent() + " of " + operation + " for " + seconds(hold);
             case SIM_FATAL -> "simulator refuses " + percent() + " of " + operation + " with 422 for " + seconds(hold);
+            case APP_DB_CUT -> "cut instance " + (instance + 1) + " from both database hosts for " + seconds(hold);
+            case APP_BROKER_CUT -> "cut instance " + (instance + 1) + " from the broker for " + seconds(hold);
+            case APP_ISOLATED -> "isolate instance " + (instance + 1) + " (link down) for " + seconds(hold);
+            case DB_PRIMARY_ISOLATED -> "isolate the primary database host (link down) for " + seconds(hold);
+            case BROKER_PAIR_CUT -> "cut the broker's two nodes from each other for " + seconds(hold);
         };
         return String.format("#%d at %s: %s", index + 1, seconds(at), what);
     }

@@ -41,10 +41,11 @@ final class Report {
 
     String text() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, %s, %s, faults %s%n",
+        out.append(String.format("chaos run, seed %d: %d orders planned at %.1f/s, %d instances, %s, %s, %s, faults %s%n",
                 options.seed(), options.orders(), options.rate(), options.instances(),
                 options.brokerHa() ? "replicated broker pair" : "one broker",
-                options.dbHa() ? "replicated PostgreSQL (Patroni)" : "one PostgreSQL", options.faults()));
+                options.dbHa() ? "replicated PostgreSQL (Patroni)" : "one PostgreSQL",
+                options.partitions() ? "each on a host of its own" : "all on one loopback", options.faults()));
         out.append("submissions: ").append(submissions()).append('\n');
         out.append("faults injected by kind: ").append(faultsByKind(true))
                 .append(faultsByKind(false).isEmpty() ? "" : "; NOT injected: " + faultsByKind(false)).append('\n');
@@ -111,6 +112,7 @@ final class Report {
         j.put("seed", options.seed());
         j.put("brokerHa", options.brokerHa());
         j.put("dbHa", options.dbHa());
+        j.put("partitions", options.partitions());
         j.put("orders", history.orders().size());
         j.put("submitted", history.submissions().size());
         j.put("faults", faults.stream().filter(InjectedFault::injected).count());

@@ -63,7 +63,9 @@ class FaultPlanTest {
         List<PlannedFault> faults = FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(),
                 o.instances());
         assertEquals(2, faults.stream().filter(f -> f.kind() == FaultKind.BROKER_PRIMARY).count());
-        assertEquals(2L * (FaultKind.values().length - 1), faults.size()); // every kind but db-failover
+        // every kind but db-failover and the network's (which need --partitions)
+        assertEquals(2L * java.util.Arrays.stream(FaultKind.values()).filter(k -> !k.needsDbHa() && !k.needsPartitions())
+                .count(), faults.size());
         ChaosOptions only = ChaosOptions.parse(new String[] {"--broker-ha", "--faults", "broker-primary"}, Path.of("."));
         assertEquals(List.of(FaultKind.BROKER_PRIMARY), only.faults());
     }
@@ -80,6 +82,33 @@ class FaultPlanTest {
     }
 
     @Test
+    void partitionsNeedTheReplicatedDatabaseAndAddTheNetworksFaults() {
+        ChaosOptions.UsageException noDbHa = assertThrows(ChaosOptions.UsageException.class,
+                () -> ChaosOptions.parse(new String[] {"--partitions"}, Path.of(".")));
+        assertTrue(noDbHa.getMessage().contains("needs --db-ha"), noDbHa.getMessage());
+        ChaosOptions.UsageException noPartitions = assertThrows(ChaosOptions.UsageException.class,
+                () -> ChaosOptions.parse(new String[] {"--db-ha", "--faults", "app-db-cut"}, Path.of(".")));
+        assertTrue(noPartitions.getMessage().contains("needs --partitions"), noPartitions.getMessage());
+        assertThrows(ChaosOptions.UsageException.class, () -> ChaosOptions.parse(
+                new String[] {"--db-ha", "--partitions", "--faults", "broker-pair-cut"}, Path.of(".")),
+                "the pair's cut needs the pair");
+
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--db-ha", "--partitions", "--short", "--seed", "1"}, Path.of("."));
+        assertTrue(o.partitions());
+        assertEquals(List.of(FaultKind.APP_DB_CUT, FaultKind.APP_BROKER_CUT, FaultKind.APP_ISOLATED,
+                FaultKind.DB_PRIMARY_ISOLATED), o.faults().stream().filter(FaultKind::needsPartitions).toList());
+        List<PlannedFault> faults = FaultPlan.draw(new Random(o.seed()), o.faults(), o.faultsPerKind(), o.duration(),
+                o.instances());
+        // The isolated primary stays away longer than Patroni's ttl (10 s): it must be failed over.
+        assertTrue(faults.stream().filter(f -> f.kind() == FaultKind.DB_PRIMARY_ISOLATED)
+                .allMatch(f -> f.hold().toMillis() >= 15_000), faults.toString());
+        assertTrue(ChaosOptions.parse(new String[] {"--db-ha", "--broker-ha", "--partitions"}, Path.of(".")).faults()
+                .contains(FaultKind.BROKER_PAIR_CUT));
+        assertTrue(ChaosOptions.parse(new String[] {"--db-ha"}, Path.of(".")).faults().stream()
+                .noneMatch(FaultKind::needsPartitions), "no partitions without --partitions");
+    }
+
+    @Test
     void theReplicatedDatabaseAddsDbFailoverToEveryKindAndToTheSchedule() {
         ChaosOptions o = ChaosOptions.parse(new String[] {"--db-ha", "--short", "--seed", "1"}, Path.of("."));
         assertTrue(o.dbHa());
@@ -93,7 +122,9 @@ class FaultPlanTest {
         // The host comes back when the watch restarts it: the fault has no hold of its own.
         assertTrue(faults.stream().filter(f -> f.kind() == FaultKind.DB_FAILOVER).allMatch(f -> f.hold().isZero()));
         ChaosOptions both = ChaosOptions.parse(new String[] {"--db-ha", "--broker-ha"}, Path.of("."));
-        assertEquals(List.of(FaultKind.values()), both.faults());
+        assertEquals(java.util.Arrays.stream(FaultKind.values()).filter(k -> !k.needsPartitions()).toList(), both.faults());
+        assertEquals(List.of(FaultKind.values()), ChaosOptions.parse(new String[] {"--db-ha", "--broker-ha", "--partitions"},
+                Path.of(".")).faults(), "every kind with everything replicated and separate");
         ChaosOptions two = ChaosOptions.parse(new String[] {"--db-ha", "--faults", "db-failover,app-kill"}, Path.of("."));
         assertEquals(List.of(FaultKind.DB_FAILOVER, FaultKind.APP_KILL), two.faults());
     }
