@@ -45,11 +45,10 @@ public final class BrokerPair implements Node {
     private final BrokerNode backup;
     private final Path stateFile;
     private volatile BrokerHa.Role lastActive;
-    private volatile boolean watching;
-    private volatile Thread watch;
+    // A restart under way ends within its 90 s wait.
+    private final NodeWatch watch = new NodeWatch("overseer-broker-pair", DEFAULT_RESTART_DELAY, Duration.ofSeconds(100));
     private volatile int restarts;
     private volatile String refusal;
-    private volatile Duration restartDelay = DEFAULT_RESTART_DELAY;
     private long deadSince = -1;
     private long lastSplitBrainWarning;
 
@@ -97,15 +96,8 @@ public final class BrokerPair implements Node {
     }
 
     /** Restarts a dead node once it has been dead for {@code delay} (a test keeps the backup alone longer). */
-    public synchronized void watch(Duration delay) {
-        restartDelay = delay;
-        if (watch != null) {
-            return;
-        }
-        watching = true;
-        watch = new Thread(this::loop, "overseer-broker-pair");
-        watch.setDaemon(true);
-        watch.start();
+    public void watch(Duration delay) {
+        watch.start(delay, this::loop);
     }
 
     /** The passive node first, so the active one's journal stays the newest, and is recorded as such. */
@@ -123,22 +115,12 @@ public final class BrokerPair implements Node {
     }
 
     private void stopWatching() {
-        watching = false;
-        Thread t = watch;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(100).toMillis()); // a restart under way ends within its 90 s wait
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        watch = null;
+        watch.stop();
     }
 
     private void loop() {
         Duration backoff = Duration.ofSeconds(2);
-        while (watching) {
+        while (watch.running()) {
             try {
                 observe();
                 if (!primary.isAlive() || !backup.isAlive()) {
@@ -151,7 +133,7 @@ public final class BrokerPair implements Node {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException | IOException e) {
-                if (!watching) {
+                if (!watch.running()) {
                     return;
                 }
                 LOG.error("Restarting a broker node failed: {}; next try in {} s", e.getMessage(), backoff.toSeconds());
@@ -193,7 +175,7 @@ public final class BrokerPair implements Node {
         if (!p && !b) {
             if (lastActive == BrokerHa.Role.BACKUP) {
                 refuse(backupHoldsTheNewestJournal("both nodes died and the backup was the last active one"));
-            } else if (deadFor >= restartDelay.toNanos()) {
+            } else if (deadFor >= watch.delay().toNanos()) {
                 LOG.warn("Both broker nodes died; the primary was the last active one: restarting it, then the backup");
                 restart(primary);
                 restart(backup);
@@ -206,7 +188,7 @@ public final class BrokerPair implements Node {
                 // primary, finding nobody active, could activate on the little it had received.
                 refuse(backupHoldsTheNewestJournal("the backup died while it was the active node and the"
                         + " primary was still syncing from it"));
-            } else if (deadFor >= restartDelay.toNanos()) {
+            } else if (deadFor >= watch.delay().toNanos()) {
                 LOG.warn("{} died; restarting it (it resyncs from the primary)", backup.label());
                 restart(backup);
             }
@@ -214,7 +196,7 @@ public final class BrokerPair implements Node {
         }
         // The primary is dead and the backup alive.
         if (backup.acceptsClients()) {
-            if (deadFor >= restartDelay.toNanos()) {
+            if (deadFor >= watch.delay().toNanos()) {
                 LOG.warn("{} died and the backup took over; restarting the primary (it resyncs from the backup,"
                         + " which then fails back to it)", primary.label());
                 restart(primary);
@@ -237,7 +219,7 @@ public final class BrokerPair implements Node {
     }
 
     private void restart(BrokerNode node) throws IOException {
-        if (!watching) {
+        if (!watch.running()) {
             return;
         }
         node.kill9(); // a half-dead process (e.g. a backup that refused to activate) must not hold the journal
@@ -253,7 +235,7 @@ public final class BrokerPair implements Node {
     /** A path the launcher does not take by itself: said loudly, once, and the watch stops. */
     private void refuse(String message) {
         refusal = message;
-        watching = false;
+        watch.giveUp();
         LOG.error(message);
     }
 

@@ -143,20 +143,9 @@ public final class PatroniNode extends ProcessNode {
         });
     }
 
-    /** The postmaster's pid from the first line of {@code postmaster.pid}, or -1. */
+    /** The postmaster's pid from its {@code postmaster.pid}, or -1. */
     public long postmasterPid() {
-        Path pidFile = nodeDir.resolve("data/postmaster.pid");
-        try {
-            if (Files.exists(pidFile)) {
-                List<String> lines = Files.readAllLines(pidFile);
-                if (!lines.isEmpty()) {
-                    return Long.parseLong(lines.get(0).trim());
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            LOG.debug("cannot read {}: {}", pidFile, e.toString());
-        }
-        return -1;
+        return PostgresNode.postmasterPid(nodeDir.resolve("data"));
     }
 
     private String postgresLogTail() {

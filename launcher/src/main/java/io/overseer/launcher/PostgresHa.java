@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * {@code targetServerType=primary} ({@link #jdbcUrl}), so a new connection reaches whichever one is primary.
  *
  * <p>The launcher plays the machines' service manager: its watch starts again a node that died (a host
- * that reboots), after {@link #restartDelay}. Ports, from {@code basePort}: PostgreSQL on base and base+1,
+ * that reboots), after the watch's delay ({@link #watch(Duration)}). Ports, from {@code basePort}: PostgreSQL on base and base+1,
  * Patroni's REST API on base+2 and base+3, etcd clients on base+4, +6, +8 and peers one above each.
  */
 public final class PostgresHa implements Node {
@@ -62,9 +62,7 @@ public final class PostgresHa implements Node {
     private final StackLayout layout;
     private final Path logDir;
     private final String clientNet;
-    private volatile boolean watching;
-    private volatile Thread watch;
-    private volatile Duration restartDelay = DEFAULT_RESTART_DELAY;
+    private final NodeWatch watch = new NodeWatch("overseer-postgres-ha", DEFAULT_RESTART_DELAY, Duration.ofSeconds(60));
     private volatile int restarts;
     private final Map<Node, Long> deadSince = new HashMap<>();
 
@@ -298,19 +296,12 @@ public final class PostgresHa implements Node {
      * while the watch runs, it changes the delay of the running watch: the chaos runner leaves a killed
      * primary down longer than Patroni's ttl, so that its lock expires and the standby takes over.
      */
-    public synchronized void watch(Duration delay) {
-        restartDelay = delay;
-        if (watch != null) {
-            return;
-        }
-        watching = true;
-        watch = new Thread(this::loop, "overseer-postgres-ha");
-        watch.setDaemon(true);
-        watch.start();
+    public void watch(Duration delay) {
+        watch.start(delay, this::loop);
     }
 
     private void loop() {
-        while (watching) {
+        while (watch.running()) {
             try {
                 List<Node> all = new ArrayList<>(etcd);
                 all.addAll(nodes);
@@ -321,7 +312,7 @@ public final class PostgresHa implements Node {
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
-                if (!watching) {
+                if (!watch.running()) {
                     return;
                 }
                 LOG.error("Restarting a database node failed: {}", e.toString());
@@ -336,7 +327,7 @@ public final class PostgresHa implements Node {
             return;
         }
         long since = deadSince.computeIfAbsent(n, k -> System.nanoTime());
-        if (System.nanoTime() - since < restartDelay.toNanos() || !watching) {
+        if (System.nanoTime() - since < watch.delay().toNanos() || !watch.running()) {
             return;
         }
         LOG.warn("{} died; starting it again (a Patroni node rejoins as a standby, rewound if it had diverged)", n.name());
@@ -347,17 +338,7 @@ public final class PostgresHa implements Node {
     }
 
     private void stopWatching() {
-        watching = false;
-        Thread t = watch;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(60).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        watch = null;
+        watch.stop();
     }
 
     /**

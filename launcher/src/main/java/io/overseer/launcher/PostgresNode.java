@@ -135,6 +135,14 @@ public final class PostgresNode implements Node {
     /** The postmaster's pid from the first line of postmaster.pid, or -1. */
     @Override
     public long pid() {
+        return postmasterPid(dataDir);
+    }
+
+    /**
+     * The pid in the first line of {@code dataDir}'s postmaster.pid, or -1: how a postmaster is found that
+     * is not this JVM's child (started by pg_ctl in its own session, or detached by Patroni).
+     */
+    static long postmasterPid(Path dataDir) {
         Path pidFile = dataDir.resolve("postmaster.pid");
         try {
             if (Files.exists(pidFile)) {
