@@ -3,6 +3,7 @@ package io.overseer.agent;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
+import io.overseer.platform.DatabaseReachability;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
@@ -61,6 +62,8 @@ public class RemoteServiceAgent implements MessageListener {
     AgentMetrics metrics;
     @Inject
     Clocks clocks;
+    @Inject
+    DatabaseReachability database;
 
     @Override
     public void onMessage(Message message) {
@@ -69,9 +72,15 @@ public class RemoteServiceAgent implements MessageListener {
         if (requests == null) {
             return;
         }
+        if (!database.mayTry()) {
+            // This instance cannot reach its database: another instance takes the requests at once.
+            deadLetters.handBack(message, Destinations.AGENT_REQUESTS);
+            return;
+        }
         Set<String> current;
         try {
             current = fence.current(requests);
+            database.reached();
         } catch (RuntimeException e) {
             // Delivered again while the database is out; the request expires with its attempt's complete-by.
             deadLetters.retryOrReject(message, Destinations.AGENT_REQUESTS, e);

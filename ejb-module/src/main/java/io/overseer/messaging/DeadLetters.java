@@ -1,6 +1,8 @@
 package io.overseer.messaging;
 
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.platform.Json;
+import io.overseer.platform.Outage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.BytesMessage;
@@ -43,6 +45,17 @@ public class DeadLetters {
     @Inject
     @JMSConnectionFactory(Destinations.CONNECTION_FACTORY)
     JMSContext jms;
+    @Inject
+    DatabaseReachability database;
+
+    /** On a copy handed back: how many times instances without their database handed it back. */
+    public static final String HANDED_BACK = "overseerHandedBack";
+    /** Hand-backs made a second apart before the delay doubles (to {@link #MAX_HAND_BACK_DELAY_MS}). */
+    static final int QUICK_HAND_BACKS = 5;
+    static final long MAX_HAND_BACK_DELAY_MS = 30_000;
+    /** The queues whose messages the application itself sends, which an instance hands back. */
+    private static final java.util.Set<String> HANDED_BACK_QUEUES = java.util.Set.of(Destinations.AGENT_REQUESTS,
+            Destinations.AGENT_REPLIES);
 
     /**
      * Rethrows {@code failure}, so that the broker delivers the message again, unless {@link Redelivery}
@@ -50,12 +63,68 @@ public class DeadLetters {
      * that reason and this returns normally (the message is acknowledged).
      */
     public void retryOrReject(Message message, String origin, RuntimeException failure) {
+        if (Outage.isUnreachable(failure)) {
+            database.lost();
+            if (HANDED_BACK_QUEUES.contains(origin)) {
+                handBack(message, origin);
+                return;
+            }
+        }
         Optional<String> reason = Redelivery.deadLetterReason(deliveryCount(message), failure);
         if (reason.isEmpty()) {
             throw failure;
         }
         LOG.log(Level.WARNING, "A message from " + origin + " keeps failing; dead-lettering it", failure);
         reject(message, origin, reason.get());
+    }
+
+    /**
+     * Sends a copy of an agent request or reply back to its queue and returns, so that the original is
+     * acknowledged: what a consumer does with a delivery it cannot act on because this instance cannot
+     * reach its database ({@link DatabaseReachability}), instead of holding it and leaving it to the
+     * broker's redelivery delay, which doubles at every delivery while about half of them land here again.
+     * The copy is delivered after a second (the first {@value #QUICK_HAND_BACKS} times; then the delay
+     * doubles up to 30 s, for when every instance has lost the database), keeps the original's properties
+     * (not the broker's own, duplicate detection's id included: the copy is a new message) and what is left
+     * of its time to live; one already expired is dropped, its attempt expiring as it would have. A crash
+     * between the send and the acknowledgement leaves two copies: consumers are idempotent.
+     */
+    public void handBack(Message message, String origin) {
+        try {
+            int times = message.propertyExists(HANDED_BACK) ? message.getIntProperty(HANDED_BACK) + 1 : 1;
+            long delay = times <= QUICK_HAND_BACKS ? 1000
+                    : Math.min(MAX_HAND_BACK_DELAY_MS, 1000L << Math.min(times - QUICK_HAND_BACKS, 5));
+            JMSProducer producer = jms.createProducer().setDeliveryDelay(delay);
+            long expiration = message.getJMSExpiration();
+            if (expiration > 0) {
+                long left = expiration - System.currentTimeMillis();
+                if (left <= delay) {
+                    LOG.log(Level.FINE, "A message from {0} expired while this instance lacked its database", origin);
+                    return;
+                }
+                producer.setTimeToLive(left);
+            }
+            copyProperties(message, producer);
+            producer.setProperty(HANDED_BACK, times);
+            if (message.getJMSCorrelationID() != null) {
+                producer.setJMSCorrelationID(message.getJMSCorrelationID());
+            }
+            producer.send(jms.createQueue(origin), message instanceof TextMessage text ? text.getText() : null);
+            LOG.log(times == 1 ? Level.INFO : Level.FINE, "Handed a message from {0} back (time {1}): this instance"
+                    + " cannot reach its database", new Object[] {origin, times});
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not hand a message from " + origin + " back", e);
+        }
+    }
+
+    /** The application's own properties of {@code message} onto the copy {@code producer} sends. */
+    private static void copyProperties(Message message, JMSProducer producer) throws JMSException {
+        for (Object name : Collections.list(message.getPropertyNames())) {
+            String key = (String) name;
+            if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key) && !key.equals(HANDED_BACK)) {
+                producer.setProperty(key, message.getObjectProperty(key));
+            }
+        }
     }
 
     private static int deliveryCount(Message message) {
@@ -107,12 +176,7 @@ public class DeadLetters {
             if (Destinations.ORDERS.equals(origin)) {
                 redrivable(producer, origin);
             }
-            for (Object name : Collections.list(message.getPropertyNames())) {
-                String key = (String) name;
-                if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key)) {
-                    producer.setProperty(key, message.getObjectProperty(key));
-                }
-            }
+            copyProperties(message, producer);
             if (message.getJMSCorrelationID() != null) {
                 producer.setJMSCorrelationID(message.getJMSCorrelationID());
             }

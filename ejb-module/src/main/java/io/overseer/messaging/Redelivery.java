@@ -12,7 +12,8 @@ import java.util.Optional;
  * <p>The policy: a failure of the infrastructure (the database unreachable, restarting or refusing
  * connections; the connection pool empty) is retried for as long as it lasts — the broker's redelivery
  * delay backs off to 30 s, and a message with an expiry (an agent request) ends when its attempt's
- * complete-by has passed. Any other failure is the message's or the code's: after {@link #MAX_DELIVERIES}
+ * complete-by has passed. Agent requests and replies an instance cannot act on because it cannot reach
+ * its database at all are handed back instead ({@link DeadLetters#handBack}): another instance may reach it. Any other failure is the message's or the code's: after {@link #MAX_DELIVERIES}
  * deliveries it goes to the DLQ with the failure as its reason, where an operator can see why.
  */
 public final class Redelivery {

@@ -49,6 +49,26 @@ public final class Outage {
         return false;
     }
 
+    /**
+     * Whether the failure says the database cannot be reached at all — a connection refused, lost or not
+     * made in time (SQL state class 08), or the pool unable to hand one out — as opposed to an outage the
+     * database itself reports while it answers (a deadlock, a lock not available, a shutdown under way).
+     * What {@link DatabaseReachability} is told.
+     */
+    public static boolean isUnreachable(Throwable failure) {
+        int depth = 0;
+        for (Throwable cause = failure; cause != null && depth++ < MAX_DEPTH; cause = next(cause)) {
+            if (cause instanceof SQLRecoverableException || cause instanceof ConnectException
+                    || cause.getClass().getName().startsWith("jakarta.resource.")) {
+                return true;
+            }
+            if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isOutageState(String state) {
         return state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
                 || state.startsWith("40") || state.equals("55P03"));

@@ -4,6 +4,7 @@ import io.overseer.agent.AgentReply;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.notification.AlertPublisher;
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.platform.Json;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -51,6 +52,8 @@ public class AgentReplyListener implements MessageListener {
     AlertPublisher alerts;
     @Inject
     ReplySenders senders;
+    @Inject
+    DatabaseReachability database;
 
     @Override
     public void onMessage(Message message) {
@@ -67,9 +70,15 @@ public class AgentReplyListener implements MessageListener {
         if (replies == null) {
             return;
         }
+        if (!database.mayTry()) {
+            // This instance cannot reach its database: another instance applies the replies at once.
+            deadLetters.handBack(message, Destinations.AGENT_REPLIES);
+            return;
+        }
         List<AgentReply> refused;
         try {
             refused = apply(replies);
+            database.reached();
         } catch (RuntimeException e) {
             deadLetters.retryOrReject(message, Destinations.AGENT_REPLIES, e);
             return;

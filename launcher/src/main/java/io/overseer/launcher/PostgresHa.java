@@ -401,14 +401,16 @@ public final class PostgresHa implements Node {
     }
 
     /**
-     * What bounds a failover for the driver: which host takes writes, re-checked every 2 s; 5 s to connect
-     * and 10 s to log in to an unreachable host; and 10 s without a byte on an open connection, after which it is
+     * What bounds a failover for the driver: which host takes writes, re-checked every 2 s; 2 s to connect
+     * and 5 s to log in to an unreachable host (a connection on one network takes milliseconds; every
+     * consumer that tries an unreachable database holds its delivery that long, until the instance knows the
+     * database is away and hands deliveries back); and 10 s without a byte on an open connection, after which it is
      * given up — a primary cut off (not dead) answers nothing and refuses nothing, and without this a
      * statement on it waits for TCP to give up, minutes later. Longer than any statement the application
      * runs on a healthy database; the pool's statement timeout (60 s) stays the bound on a slow one.
      */
-    static final String URL_PARAMETERS = "targetServerType=primary&hostRecheckSeconds=2&connectTimeout=5"
-            + "&loginTimeout=10&socketTimeout=10&tcpKeepAlive=true";
+    static final String URL_PARAMETERS = "targetServerType=primary&hostRecheckSeconds=2&connectTimeout=2"
+            + "&loginTimeout=5&socketTimeout=10&tcpKeepAlive=true";
 
     /** The URL of {@code ./run --db-ha} with the default placement (every host on loopback). */
     public static String loopbackJdbcUrl(int basePort, String database) {

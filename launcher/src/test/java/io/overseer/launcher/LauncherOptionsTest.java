@@ -133,7 +133,7 @@ class LauncherOptionsTest {
         assertTrue(o.dbHa());
         assertTrue(o.embeddedDb(), "the launcher starts it");
         assertEquals("jdbc:postgresql://127.0.0.1:15432,127.0.0.1:15433/overseer?targetServerType=primary"
-                + "&hostRecheckSeconds=2&connectTimeout=5&loginTimeout=10&socketTimeout=10&tcpKeepAlive=true",
+                + "&hostRecheckSeconds=2&connectTimeout=2&loginTimeout=5&socketTimeout=10&tcpKeepAlive=true",
                 o.effectiveDbUrl());
         assertEquals("overseer", o.effectiveDbUser());
         assertFalse(parse(Map.of()).dbHa(), "off by default");

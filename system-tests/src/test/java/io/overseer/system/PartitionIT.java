@@ -37,9 +37,10 @@ import org.junit.jupiter.api.Test;
  * DOWN (both checks), instance 2 processes every order, and once healed instance 1 is ready again by itself
  * — the same process — and processes orders; every effect applied once.
  *
- * <p>Not here yet: an instance cut from the database but not the broker. It keeps taking deliveries it
- * cannot act on, and the steps they belong to expire again and again (docs/network-faults.md, "What is
- * not handled yet").
+ * <p>Then instance 1 is cut from the database only, the broker still reachable: it takes no work it cannot
+ * finish — the agent requests and replies it receives it hands back at once (DatabaseReachability), so
+ * every order submitted meanwhile through instance 2 is Processed (none compensated by expiring steps,
+ * as before the hand-back), each effect once, and instance 1 serves again by itself once healed.
  */
 class PartitionIT {
 
@@ -108,6 +109,37 @@ class PartitionIT {
         awaitProcessed(after);
         assertEachAppliedOnce(during);
         assertEachAppliedOnce(after);
+    }
+
+    @Test
+    void anInstanceThatReachesTheBrokerButNotTheDatabaseHoldsNoWorkItCannotFinish() throws Exception {
+        AppServerNode cut = stack.appServers().get(0);
+        AppServerNode other = stack.appServers().get(1);
+        long pid = cut.pid();
+        String prefix = "c-partition-db-" + Long.toHexString(System.nanoTime()) + "-";
+        network.cut(host("app1"), host("db1"));
+        network.cut(host("app1"), host("db2"));
+        long t0 = System.nanoTime();
+        List<String> orders;
+        try {
+            JsonNode health = Poll.until("instance 1's readiness DOWN with the database DOWN and the broker UP",
+                    DOWN_WITHIN, Duration.ofMillis(500), () -> readiness(cut), h -> h != null
+                            && "DOWN".equals(check(h, "database")) && "UP".equals(check(h, "broker")));
+            LOG.info("Cut from the database, instance 1 answers " + health);
+            // Their steps are queued where instance 1's consumers take them too.
+            orders = submit(other, prefix, 30);
+            awaitProcessed(orders);
+        } finally {
+            network.heal(host("app1"), host("db1"));
+            network.heal(host("app1"), host("db2"));
+        }
+        LOG.info("30 orders Processed in " + (System.nanoTime() - t0) / 1_000_000
+                + " ms from the cut, while instance 1 reached the broker but not the database");
+        Poll.until("instance 1 ready again by itself", DOWN_WITHIN, () -> ready(cut));
+        assertEquals(pid, cut.pid(), "instance 1 resumed in the same process, not restarted");
+        assertEachAppliedOnce(orders);
+        List<String> after = submit(cut, prefix + "after-", 5);
+        awaitProcessed(after);
     }
 
     private static Host host(String name) {
