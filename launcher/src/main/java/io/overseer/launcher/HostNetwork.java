@@ -137,10 +137,6 @@ public final class HostNetwork implements AutoCloseable {
         return prefix() + ".0/24";
     }
 
-    public synchronized List<Host> hosts() {
-        return List.copyOf(hosts.values());
-    }
-
     public String id() {
         return id;
     }

@@ -62,15 +62,10 @@ public final class PatroniNode extends ProcessNode {
         return "Patroni " + nodeName;
     }
 
-    /** Launches Patroni; {@link PostgresHa} waits for the role it expects ({@link #awaitRunning}). */
+    /** Launches Patroni; {@link PostgresHa} waits for the role it expects ({@link #awaitSynchronous}). */
     @Override
     public void start() throws IOException {
         launchOnce();
-    }
-
-    /** Until this node's PostgreSQL runs (as primary or standby) under Patroni. */
-    void awaitRunning(Duration timeout) {
-        awaitRest("/health", timeout, "running");
     }
 
     /** Until this node is the primary holding the leader lock. */
