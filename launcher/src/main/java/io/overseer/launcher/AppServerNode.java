@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,13 @@ public abstract class AppServerNode extends ProcessNode {
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     /** The application's own readiness check, by name: present in every answer once it is deployed. */
     protected static final String APPLICATION_CHECK = "\"application\"";
+    /**
+     * The name the application is deployed under on the Payara runtimes (Payara Micro takes it from
+     * overseer.war); server-config's http-open.asadmin opens the port only once it exists.
+     */
+    static final String APPLICATION = "overseer";
+    /** Payara's answer to a `set` of a name that does not resolve: http-open.asadmin kept the port closed. */
+    static final String NOT_DEPLOYED = "No configuration found for applications.application." + APPLICATION;
 
     /** The single instance's name, and the first of several. */
     public static final String DEFAULT_NAME = "payara";
@@ -70,6 +78,7 @@ public abstract class AppServerNode extends ProcessNode {
     @Override
     public void start() throws IOException {
         long t0 = System.nanoTime();
+        long logStart = LogTail.size(logFile()); // a restart appends: only this start's lines count
         ManagedProcess p = launchOnce();
         configure(p);
         String readyUrl = healthUrl() + "/ready";
@@ -80,7 +89,7 @@ public abstract class AppServerNode extends ProcessNode {
         Wait.until(label, READY_TIMEOUT, () -> {
             last.set(Wait.httpGet(readyUrl));
             return last.get() != null && last.get().okContaining(APPLICATION_CHECK);
-        }, () -> stillStarting(p, last.get()), () -> p.tail(60));
+        }, () -> stillStarting(p, last.get(), () -> LogTail.since(logFile(), logStart)), () -> p.tail(60));
         LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), millisSince(t0));
     }
 
@@ -90,8 +99,8 @@ public abstract class AppServerNode extends ProcessNode {
      * {@link #READY_TIMEOUT}, and whoever started it (the launcher's watchdog) kills and restarts it. Seen
      * when an instance started while PostgreSQL was down: the persistence unit logs in while it deploys.
      */
-    private boolean stillStarting(ManagedProcess p, Wait.Answer readiness) {
-        if (readiness != null && applicationFailedToDeploy(readiness)) {
+    private boolean stillStarting(ManagedProcess p, Wait.Answer readiness, Supplier<String> log) {
+        if (applicationFailedToDeploy(readiness, log)) {
             throw new IllegalStateException(label + ": the application failed to deploy (the server answers without"
                     + " it). Last log lines:\n" + p.tail(60));
         }
@@ -99,11 +108,11 @@ public abstract class AppServerNode extends ProcessNode {
     }
 
     /**
-     * Whether this readiness answer (not a ready one) shows the server finished deploying without the
-     * application. False unless a runtime can tell: then it stays not ready, and the start fails after
-     * {@link #READY_TIMEOUT}.
+     * Whether the server finished deploying without the application, from this readiness answer (not a
+     * ready one; null while nothing answers) or what this start has logged. False unless a runtime can tell:
+     * then it stays not ready, and the start fails after {@link #READY_TIMEOUT}.
      */
-    protected boolean applicationFailedToDeploy(Wait.Answer readiness) {
+    protected boolean applicationFailedToDeploy(Wait.Answer readiness, Supplier<String> log) {
         return false;
     }
 

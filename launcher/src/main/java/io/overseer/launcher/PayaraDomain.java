@@ -159,7 +159,7 @@ final class PayaraDomain {
             LOG.warn("post-boot.asadmin template has placeholders the launcher does not know: {}", left);
         }
         text += nl + RealmUser.postBootCommands(users, workDir)
-                + "deploy --name overseer " + layout.ear() + nl
+                + "deploy --name " + AppServerNode.APPLICATION + " " + layout.ear() + nl
                 + listenerCommands(layout.httpOpenTemplate()) + nl;
         Path out = workDir.resolve("post-boot.asadmin");
         OwnerOnly.write(out, text); // it holds the broker's and the database's passwords
@@ -167,7 +167,7 @@ final class PayaraDomain {
     }
 
     private String listenerCommands(Path template) throws IOException {
-        return Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", HTTP_LISTENER));
+        return Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", HTTP_LISTENER, "APPLICATION", AppServerNode.APPLICATION));
     }
 
     /** start-domain's command line, asked for once. */

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,17 +115,23 @@ public final class PayaraMicroNode extends AppServerNode {
 
     private Path writeListenerCommands(Path template, String name) throws IOException {
         Path out = workDir.resolve(name);
-        Files.writeString(out, Templates.substitute(Files.readString(template), Map.of("HTTP_LISTENER", HTTP_LISTENER)));
+        Files.writeString(out, Templates.substitute(Files.readString(template),
+                Map.of("HTTP_LISTENER", HTTP_LISTENER, "APPLICATION", APPLICATION)));
         return out;
     }
 
     /**
-     * The HTTP port opens only after the deployment (http-open.asadmin runs as post-deploy commands), and a
-     * deployed application's checks are in its first readiness answer (HealthIT). So an answer without them
-     * means the deployment is over and the application is not in it.
+     * The HTTP port opens only after a deployment that succeeded (http-open.asadmin runs as post-deploy
+     * commands and opens it only once the application exists), so after a failed one it stays closed and
+     * the log says why: the post-deploy `set` found no application. An answer without the application's
+     * checks means the same (a deployed application's checks are in its first readiness answer, HealthIT):
+     * a port opened by a file without that condition.
      */
     @Override
-    protected boolean applicationFailedToDeploy(Wait.Answer readiness) {
-        return !readiness.body().contains(APPLICATION_CHECK);
+    protected boolean applicationFailedToDeploy(Wait.Answer readiness, Supplier<String> log) {
+        if (readiness != null) {
+            return !readiness.body().contains(APPLICATION_CHECK);
+        }
+        return log.get().contains(NOT_DEPLOYED);
     }
 }
