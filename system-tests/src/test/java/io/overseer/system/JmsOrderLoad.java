@@ -3,6 +3,7 @@ package io.overseer.system;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.support.OrdersApi;
+import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
@@ -20,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.apache.activemq.artemis.api.core.Message;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -37,8 +39,15 @@ final class JmsOrderLoad implements OutageScenario.SideLoad {
     private static final Logger LOG = Logger.getLogger(JmsOrderLoad.class.getName());
     private static final int STEPS = 3;
 
+    /** Where the checks read the orders: the state store of the stack under test. */
+    interface StateStore {
+        Connection connect() throws SQLException;
+    }
+
     private final ActiveMQConnectionFactory factory;
     private final int ratePerSecond;
+    private final StateStore store;
+    private final Supplier<SimulatorApi> simulator;
     private final ConcurrentLinkedQueue<String> accepted = new ConcurrentLinkedQueue<>();
     private final AtomicInteger resends = new AtomicInteger();
     private final AtomicInteger sequence = new AtomicInteger();
@@ -47,9 +56,16 @@ final class JmsOrderLoad implements OutageScenario.SideLoad {
     private Thread thread;
     private String prefix;
 
+    /** Against the shared test stack's database and simulator. */
     JmsOrderLoad(String url, String user, String password, int ratePerSecond) {
+        this(url, user, password, ratePerSecond, TestStack::db, TestStack::simulator);
+    }
+
+    JmsOrderLoad(String url, String user, String password, int ratePerSecond, StateStore store, Supplier<SimulatorApi> simulator) {
         this.factory = new ActiveMQConnectionFactory(url, user, password);
         this.ratePerSecond = ratePerSecond;
+        this.store = store;
+        this.simulator = simulator;
     }
 
     @Override
@@ -136,7 +152,7 @@ final class JmsOrderLoad implements OutageScenario.SideLoad {
                     continue;
                 }
                 String[] order = found.get(0).split(" ");
-                int effects = TestStack.simulator().effects(order[0]).size();
+                int effects = simulator.get().effects(order[0]).size();
                 if (!"Processed".equals(order[1]) || effects != STEPS) {
                     wrong.put(customer, order[1] + ", " + effects + " effects");
                 }
@@ -148,7 +164,7 @@ final class JmsOrderLoad implements OutageScenario.SideLoad {
     /** customer → "orderId state" of each of its orders. */
     private Map<String, List<String>> ordersByCustomer() throws SQLException {
         Map<String, List<String>> orders = new TreeMap<>();
-        try (Connection db = TestStack.db(); PreparedStatement query = db.prepareStatement(
+        try (Connection db = store.connect(); PreparedStatement query = db.prepareStatement(
                 "SELECT o.customer_id, o.order_id, s.process_state FROM customer_order o"
                         + " JOIN order_state s ON s.order_id = o.order_id WHERE o.customer_id LIKE ?")) {
             query.setString(1, prefix + "%");

@@ -1,6 +1,8 @@
 package io.overseer.system;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +10,8 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.Host;
 import io.overseer.launcher.HostNetwork;
 import io.overseer.launcher.LauncherOptions;
+import io.overseer.launcher.PatroniNode;
+import io.overseer.launcher.PostgresHa;
 import io.overseer.launcher.Stack;
 import io.overseer.launcher.Wait;
 import io.overseer.support.Http;
@@ -24,6 +28,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,12 +48,25 @@ import org.junit.jupiter.api.Test;
  * finish — the agent requests and replies it receives it hands back at once (DatabaseReachability), so
  * every order submitted meanwhile through instance 2 is Processed (none compensated by expiring steps,
  * as before the hand-back), each effect once, and instance 1 serves again by itself once healed.
+ *
+ * <p>And the database primary's host is isolated (its link down) for {@value #PRIMARY_AWAY_SECONDS} s,
+ * longer than Patroni's ttl, while both instances take orders over REST and a legacy client sends them over
+ * JMS: cut from the etcd majority, the old primary demotes itself and the synchronous standby is promoted;
+ * the instances' connections to the old primary give up after the JDBC URL's socketTimeout. Every accepted
+ * order is Processed, each effect once, every JMS order exists once, no POST waits past the URL's bound
+ * (socketTimeout plus loginTimeout), and the old primary rejoins as the synchronous standby once healed.
  */
 class PartitionIT {
 
     private static final Logger LOG = Logger.getLogger(PartitionIT.class.getName());
     private static final Duration DOWN_WITHIN = Duration.ofSeconds(30);
     private static final Duration SETTLED_WITHIN = Duration.ofSeconds(120);
+    private static final int PRIMARY_AWAY_SECONDS = 20;
+    /**
+     * The longest a POST may take while the primary is cut off: a pooled connection to it gives up after
+     * the URL's socketTimeout (10 s), and a new one finds the promoted primary within loginTimeout (5 s).
+     */
+    private static final Duration POST_BOUND = Duration.ofSeconds(15);
     private static final Http.Credentials DEMO = new Http.Credentials(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -140,6 +160,108 @@ class PartitionIT {
         assertEachAppliedOnce(orders);
         List<String> after = submit(cut, prefix + "after-", 5);
         awaitProcessed(after);
+    }
+
+    @Test
+    void theDatabasePrimaryIsolatedUnderLoadFailsOverAndNoAcceptedOrderIsLost() throws Exception {
+        PostgresHa db = stack.postgresHa();
+        PatroniNode old = Poll.until("a primary", DOWN_WITHIN, Duration.ofMillis(500), () -> db.primary().orElse(null),
+                p -> p != null);
+        Poll.until("the standby in sync before the fault", SETTLED_WITHIN,
+                () -> db.nodes().stream().filter(n -> n != old).allMatch(PatroniNode::isSynchronousStandby));
+        String prefix = "c-partition-primary-" + Long.toHexString(System.nanoTime()) + "-";
+        RestLoad rest = new RestLoad(prefix);
+        JmsOrderLoad jms = new JmsOrderLoad("tcp://" + stack.broker().host().address() + ":" + stack.broker().port(),
+                LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD, 2,
+                () -> DriverManager.getConnection(db.jdbcUrl(), LauncherOptions.EMBEDDED_DB, LauncherOptions.EMBEDDED_DB),
+                PartitionIT::simulator);
+        long failoverMs;
+        rest.start();
+        jms.start(prefix);
+        try {
+            Poll.sleep(3000);
+            long t0 = System.nanoTime();
+            network.isolate(old.host());
+            try {
+                PatroniNode promoted = Poll.until("the standby to take writes", Duration.ofSeconds(60),
+                        Duration.ofMillis(200), () -> db.primary().filter(p -> p != old).orElse(null), p -> p != null);
+                failoverMs = (System.nanoTime() - t0) / 1_000_000;
+                LOG.info(promoted.name() + " primary " + failoverMs + " ms after " + old.name() + " was isolated");
+                Poll.sleep(Math.max(0, PRIMARY_AWAY_SECONDS * 1000L - failoverMs));
+            } finally {
+                network.rejoin(old.host());
+            }
+            Poll.sleep(5000); // orders keep coming after the heal
+        } finally {
+            rest.stop();
+            jms.stop();
+        }
+        List<String> orders = List.copyOf(rest.accepted);
+        LOG.info("Primary isolated " + PRIMARY_AWAY_SECONDS + " s: standby promoted after " + failoverMs + " ms; "
+                + rest.describe() + "; " + jms.describe());
+        assertTrue(orders.size() > 0 && jms.accepted() > 0, "orders were taken over REST and JMS");
+        assertTrue(rest.slowestMs.get() <= POST_BOUND.toMillis(), "slowest POST " + rest.slowestMs.get() + " ms");
+        assertEquals(0, rest.refusedWithoutRetryAfter.get(), "refusals without Retry-After (or no answer)");
+        awaitProcessed(orders);
+        assertEachAppliedOnce(orders);
+        assertAll(jms.checks());
+        Poll.until(old.name() + " back as the synchronous standby", SETTLED_WITHIN, old::isSynchronousStandby);
+    }
+
+    /** A client thread per instance, one POST every 250 ms, each answer recorded; 503 must say when to retry. */
+    private static final class RestLoad {
+        final ConcurrentLinkedQueue<String> accepted = new ConcurrentLinkedQueue<>();
+        final AtomicInteger refused = new AtomicInteger();
+        final AtomicInteger refusedWithoutRetryAfter = new AtomicInteger();
+        final AtomicLong slowestMs = new AtomicLong();
+        private final String prefix;
+        private final List<Thread> clients = new ArrayList<>();
+        private volatile boolean running = true;
+
+        RestLoad(String prefix) {
+            this.prefix = prefix;
+        }
+
+        void start() {
+            for (AppServerNode node : stack.appServers()) {
+                OrdersApi api = new OrdersApi(URI.create(node.baseUrl()), DEMO);
+                Thread client = new Thread(() -> {
+                    for (int i = 0; running; i++) {
+                        long t = System.nanoTime();
+                        Http.Reply reply = null;
+                        try {
+                            reply = api.submitRaw("application/json", OrdersApi.order(prefix + node.name() + "-" + i, "A-1", 1));
+                        } catch (RuntimeException e) {
+                            LOG.info("POST to " + node.name() + " failed: " + e);
+                        }
+                        slowestMs.accumulateAndGet((System.nanoTime() - t) / 1_000_000, Math::max);
+                        if (reply != null && reply.status() == 202) {
+                            accepted.add(reply.json().get("orderId").asText());
+                        } else {
+                            refused.incrementAndGet();
+                            if (reply == null || reply.status() != 503 || reply.header("Retry-After") == null) {
+                                refusedWithoutRetryAfter.incrementAndGet();
+                            }
+                        }
+                        Poll.sleep(250);
+                    }
+                }, "partition-load-" + node.name());
+                clients.add(client);
+                client.start();
+            }
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            for (Thread client : clients) {
+                client.join(60_000);
+            }
+        }
+
+        String describe() {
+            return "REST orders accepted " + accepted.size() + ", refused " + refused.get() + " (without Retry-After "
+                    + refusedWithoutRetryAfter.get() + "), slowest POST " + slowestMs.get() + " ms";
+        }
     }
 
     private static Host host(String name) {
