@@ -7,16 +7,26 @@ import io.overseer.launcher.Node;
 import io.overseer.launcher.PostgresNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out the fault schedule, one fault at a time, on its own thread: each at its planned time on the
- * {@link PlanClock} (later if the previous one took longer, which delays the workload as much), each
- * healed before the next. A fault aimed at an instance that is not up (the launcher is still restarting
- * it) strikes the next one that is; if none is within a bound, it is recorded as not injected, with why.
+ * Carries out the fault schedule on its own thread: each at its planned time on the {@link PlanClock}
+ * (later if the previous one took longer, which delays the workload as much), each healed before the
+ * next — except a link cut ({@link FaultKind#runsBeside()}), which holds on a thread of its own while the
+ * faults after it strike, unless one of them must not meet it ({@link FaultKind#holdsBack}). A fault aimed
+ * at an instance that is not up (the launcher is still restarting it) strikes the next one that is; if none
+ * is within a bound, it is recorded as not injected, with why.
  *
  * <p>Long because it holds one short method per fault kind, beside the schedule that calls them: the faults read
  * as a list.
@@ -39,6 +49,11 @@ final class FaultInjector {
     private final DatabaseFaults database;
     private final NetworkFaults network;
     private final List<InjectedFault> done = new CopyOnWriteArrayList<>();
+    /** When each fault struck (System.nanoTime), to tell which ones a fault running beside overlapped. */
+    private final Map<Integer, Long> struck = new ConcurrentHashMap<>();
+    private final ExecutorService beside = Executors.newSingleThreadExecutor(r -> new Thread(r, "chaos-faults-beside"));
+    private PlannedFault besideFault;
+    private Future<?> besideRun;
 
     FaultInjector(ChaosStack stack, SimulatorClient simulator) {
         this.stack = stack;
@@ -55,12 +70,39 @@ final class FaultInjector {
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000);
                 }
+                if (besideRun != null && besideFault.kind().holdsBack(fault.kind())) {
+                    awaitBeside();
+                }
                 long started = System.nanoTime();
                 clock.faultStarted(fault.index(), started);
-                runOne(fault, started - clock.t0());
+                struck.put(fault.index(), started);
+                if (fault.kind().runsBeside()) {
+                    besideFault = fault;
+                    besideRun = beside.submit(() -> {
+                        runOne(fault, started - clock.t0());
+                        return null;
+                    });
+                } else {
+                    runOne(fault, started - clock.t0());
+                }
             }
+            awaitBeside();
         } finally {
+            beside.shutdownNow(); // interrupted: a fault beside heals in its finally
             clock.finish();
+        }
+    }
+
+    private void awaitBeside() throws InterruptedException {
+        if (besideRun == null) {
+            return;
+        }
+        try {
+            besideRun.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the fault beside the schedule failed: " + besideFault.describe(), e.getCause());
+        } finally {
+            besideRun = null;
         }
     }
 
@@ -78,14 +120,29 @@ final class FaultInjector {
             injected = false;
             LOG.warn("Fault {} failed: {}", fault.describe(), e.toString());
         }
-        long took = (System.nanoTime() - started) / 1_000_000;
+        long ended = System.nanoTime();
+        long took = (ended - started) / 1_000_000;
+        if (fault.kind().runsBeside() && injected) {
+            note += "; " + overlapped(fault, started, ended);
+        }
         done.add(new InjectedFault(fault, startedNanos / 1_000_000, took, injected, note));
         LOG.info("Fault {} {} ({} ms){}", fault.describe(), injected ? "done" : "NOT injected", took,
                 note.isEmpty() ? "" : ": " + note);
     }
 
+    /** The faults that struck while this one held: "beside #3 app-kill, #4 db-failover", or "alone". */
+    private String overlapped(PlannedFault fault, long from, long to) {
+        String others = struck.entrySet().stream().filter(e -> e.getKey() != fault.index())
+                .filter(e -> e.getValue() >= from && e.getValue() <= to).map(Map.Entry::getKey).sorted()
+                .map(i -> "#" + (i + 1)).collect(Collectors.joining(", "));
+        return others.isEmpty() ? "alone" : "beside " + others;
+    }
+
+    /** In the schedule's order (a fault beside the schedule is recorded when it is healed). */
     List<InjectedFault> done() {
-        return new ArrayList<>(done);
+        List<InjectedFault> list = new ArrayList<>(done);
+        list.sort(Comparator.comparingInt(f -> f.planned().index()));
+        return list;
     }
 
     /** Each db-failover's times, for the report. */

@@ -88,6 +88,27 @@ public enum FaultKind {
                 || this == BROKER_PAIR_CUT;
     }
 
+    /**
+     * Whether the fault runs beside the faults after it: a link cut, and healed after its hold while the
+     * schedule goes on, so that kills, pauses, database and simulator faults strike during the partition.
+     * Not db-primary-isolated: like every database fault it waits for a settled cluster before and after.
+     */
+    public boolean runsBeside() {
+        return this == APP_DB_CUT || this == APP_BROKER_CUT || this == APP_ISOLATED || this == BROKER_PAIR_CUT;
+    }
+
+    /**
+     * Whether {@code next} must wait until this fault, running beside the schedule, is healed. Network faults
+     * come one at a time (two cuts of one link would fight over its route). And the broker's nodes cut from
+     * each other is never struck by a broker fault: the backup cannot see the primary die through the cut,
+     * so the pair's watch would restart the primary beside a backup that activates once its connection's
+     * TTL runs out — both active, the split brain one pair cannot avoid (docs/broker-ha.md).
+     */
+    public boolean holdsBack(FaultKind next) {
+        return next.needsPartitions()
+                || this == BROKER_PAIR_CUT && (next == BROKER_KILL || next == BROKER_PAUSE || next == BROKER_PRIMARY);
+    }
+
     /** Whether the fault only exists with the replicated database. */
     public boolean needsDbHa() {
         return this == DB_FAILOVER;

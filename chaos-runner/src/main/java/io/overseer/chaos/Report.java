@@ -53,6 +53,11 @@ final class Report {
                 .append(String.format("%.1f s", f.startedMs() / 1000.0)).append(", ")
                 .append(f.injected() ? "healed after " + f.healedAfterMs() + " ms" : "NOT INJECTED")
                 .append(f.note().isEmpty() ? "" : " (" + f.note() + ")").append('\n'));
+        List<InjectedFault> beside = faults.stream().filter(f -> f.injected() && f.planned().kind().runsBeside()).toList();
+        if (!beside.isEmpty()) {
+            out.append("link cuts held beside the schedule: ").append(beside.size()).append(", of which ")
+                    .append(overlapping()).append(" while another fault struck\n");
+        }
         List<String> toothless = faults.stream().filter(f -> f.note().startsWith("0 calls affected"))
                 .map(f -> "#" + (f.planned().index() + 1) + " " + f.planned().kind()).toList();
         if (!toothless.isEmpty()) {
@@ -117,6 +122,9 @@ final class Report {
         j.put("submitted", history.submissions().size());
         j.put("faults", faults.stream().filter(InjectedFault::injected).count());
         j.put("faultsByKind", faultsByKind(true));
+        if (options.partitions()) {
+            j.put("cutsOverlapping", overlapping());
+        }
         j.put("outcomes", states());
         j.put("lost", verdict.count(Rule.LOST));
         j.put("duplicated", verdict.count(Rule.DUPLICATED));
@@ -146,6 +154,12 @@ final class Report {
                 Collectors.groupingBy(s -> s.channel() + " " + s.outcome(), Collectors.counting())));
         counts.put("duplicates sent", history.submissions().stream().filter(Submission::duplicateSent).count());
         return counts;
+    }
+
+    /** Link cuts during which another fault struck (FaultInjector notes them "beside #…"). */
+    private long overlapping() {
+        return faults.stream().filter(f -> f.injected() && f.planned().kind().runsBeside())
+                .filter(f -> f.note().contains("; beside #")).count();
     }
 
     private Map<String, Long> faultsByKind(boolean injected) {
