@@ -101,7 +101,7 @@ public abstract class AppServerNode extends ProcessNode {
      */
     private boolean stillStarting(ManagedProcess p, Wait.Answer readiness, Supplier<String> log) {
         if (applicationFailedToDeploy(readiness, log)) {
-            throw new IllegalStateException(label + ": the application failed to deploy (the server answers without"
+            throw new IllegalStateException(label + ": the application failed to deploy (the server runs without"
                     + " it). Last log lines:\n" + p.tail(60));
         }
         return p.isAlive();
