@@ -113,7 +113,12 @@ final class ChaosRun {
         }
     }
 
-    /** Until no order is left in flight, or the quiet period is over (what is left is then "stuck"). */
+    /**
+     * Until no order is left in flight and no status notification in the outbox, or the quiet period is
+     * over (what is left is then "stuck", or a notification never received). A notification whose first
+     * send a fault swallowed is sent again from the outbox 30-40 s later, by whichever instance holds the
+     * relay's lease (up to 30 s more if the holder died): the order may be final well before.
+     */
     private void settle(StoreReader store) throws Exception {
         long deadline = System.nanoTime() + options.quietPeriod().toNanos();
         long left = store.notFinal();
@@ -122,6 +127,14 @@ final class ChaosRun {
             left = store.notFinal();
         }
         LOG.info("{} orders not final at the end of the quiet period", left);
+        long unsent = store.notificationsUnsent();
+        while (unsent > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(2000);
+            unsent = store.notificationsUnsent();
+        }
+        if (unsent > 0) {
+            LOG.info("{} status notifications still in the outbox at the end of the quiet period", unsent);
+        }
         // Notifications and alerts are sent after the transitions commit: give the last ones a moment.
         Thread.sleep(Duration.ofSeconds(5).toMillis());
     }

@@ -39,6 +39,19 @@ final class StoreReader {
         }
     }
 
+    /**
+     * Status notifications not yet confirmed by the broker: the outbox keeps each until its send is
+     * confirmed, and the relay sends it again after 30 s (NotificationRelay), so a row here is one still on
+     * its way, not one lost.
+     */
+    long notificationsUnsent() throws SQLException {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM notification_outbox");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     Map<String, StoredOrder> orders() throws SQLException {
         Map<String, List<Transition>> histories = histories();
         Map<String, StoredOrder> orders = new LinkedHashMap<>();
