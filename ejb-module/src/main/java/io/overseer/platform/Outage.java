@@ -36,7 +36,7 @@ public final class Outage {
             if (cause instanceof SQLException sql && isOutageState(sql.getSQLState())) {
                 return true;
             }
-            if (cause.getClass().getName().startsWith("jakarta.resource.")) {
+            if (cause.getClass().getName().startsWith("jakarta.resource.") || isPoolsLostConnection(cause)) {
                 return true; // the pool could not allocate a connection (ResourceException and its kind)
             }
             if (cause instanceof javax.transaction.xa.XAException || cause instanceof jakarta.transaction.SystemException) {
@@ -59,7 +59,7 @@ public final class Outage {
         int depth = 0;
         for (Throwable cause = failure; cause != null && depth++ < MAX_DEPTH; cause = next(cause)) {
             if (cause instanceof SQLRecoverableException || cause instanceof ConnectException
-                    || cause.getClass().getName().startsWith("jakarta.resource.")) {
+                    || cause.getClass().getName().startsWith("jakarta.resource.") || isPoolsLostConnection(cause)) {
                 return true;
             }
             if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
@@ -67,6 +67,21 @@ public final class Outage {
             }
         }
         return false;
+    }
+
+    /**
+     * A NullPointerException thrown inside Payara's connection pool while it hands out a connection: the
+     * pool closes every connection after one fails (fail-all-connections, docs/database-ha.md) and handed
+     * out one it had just closed ("this.actualConnection is null", in {@code com.sun.gjc.spi}). Seen with a
+     * database primary cut off under load: a submission answered 500 instead of 503 with Retry-After.
+     */
+    static boolean isPoolsLostConnection(Throwable cause) {
+        if (!(cause instanceof NullPointerException)) {
+            return false;
+        }
+        StackTraceElement[] frames = cause.getStackTrace();
+        return frames.length > 0 && (frames[0].getClassName().startsWith("com.sun.gjc.spi.")
+                || frames[0].getClassName().startsWith("com.sun.enterprise.resource."));
     }
 
     static boolean isOutageState(String state) {
