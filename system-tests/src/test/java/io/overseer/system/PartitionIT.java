@@ -284,13 +284,21 @@ class PartitionIT {
 
     /** Every order Processed within {@link #SETTLED_WITHIN}, read from the state store itself. */
     private static void awaitProcessed(List<String> orders) {
-        Poll.until(orders.size() + " orders Processed", SETTLED_WITHIN, Duration.ofSeconds(1),
-                () -> processed(orders), n -> n == orders.size());
+        Poll.Reading<Integer> reading = Poll.await(SETTLED_WITHIN, Duration.ofSeconds(1), () -> processed(orders),
+                n -> n == orders.size());
+        if (!reading.met()) {
+            throw new AssertionError("Waited " + SETTLED_WITHIN + " for " + orders.size() + " orders Processed; "
+                    + reading.value() + " were. The others' histories:\n" + histories(orders));
+        }
+    }
+
+    private static Connection stackDatabase() throws java.sql.SQLException {
+        return DriverManager.getConnection(stack.postgresHa().jdbcUrl(), LauncherOptions.EMBEDDED_DB,
+                LauncherOptions.EMBEDDED_DB);
     }
 
     private static int processed(List<String> orders) {
-        try (Connection db = DriverManager.getConnection(stack.postgresHa().jdbcUrl(), LauncherOptions.EMBEDDED_DB,
-                LauncherOptions.EMBEDDED_DB);
+        try (Connection db = stackDatabase();
              PreparedStatement q = db.prepareStatement("SELECT count(*) FROM order_state WHERE process_state = 'Processed'"
                      + " AND order_id = ANY (?)")) {
             q.setArray(1, db.createArrayOf("varchar", orders.toArray()));
@@ -301,6 +309,26 @@ class PartitionIT {
         } catch (java.sql.SQLException e) {
             return -1;
         }
+    }
+
+    /** What happened to each order of {@code orders} not Processed, from the stack's own database. */
+    private static String histories(List<String> orders) {
+        StringBuilder out = new StringBuilder();
+        try (Connection db = stackDatabase();
+             PreparedStatement q = db.prepareStatement("SELECT h.order_id, h.at, h.actor_name, h.step_name, h.from_state,"
+                     + " h.to_state, h.reason FROM order_history h JOIN order_state s ON s.order_id = h.order_id"
+                     + " WHERE s.process_state <> 'Processed' AND h.order_id = ANY (?) ORDER BY h.order_id, h.seq")) {
+            q.setArray(1, db.createArrayOf("varchar", orders.toArray()));
+            try (ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    out.append(String.format("  %s %s %s %s: %s -> %s %s%n", rs.getString(1), rs.getObject(2), rs.getString(3),
+                            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7) == null ? "" : rs.getString(7)));
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            out.append("  unavailable: ").append(e.getMessage());
+        }
+        return out.toString();
     }
 
     /** Each of the three steps of every order applied exactly once by the simulator. */
