@@ -1,6 +1,7 @@
 package io.overseer.messaging;
 
 import io.overseer.platform.DatabaseReachability;
+import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.Json;
 import io.overseer.platform.Outage;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,11 +48,28 @@ public class DeadLetters {
     JMSContext jms;
     @Inject
     DatabaseReachability database;
+    @Inject
+    InstanceIdentity instance;
 
     /** On a copy handed back: how many times instances without their database handed it back. */
     public static final String HANDED_BACK = "overseerHandedBack";
-    /** Hand-backs made a second apart before the delay doubles (to {@link #MAX_HAND_BACK_DELAY_MS}). */
-    static final int QUICK_HAND_BACKS = 5;
+    /** On a copy handed back: the instance that handed it back last. */
+    public static final String HANDED_BACK_BY = "overseerHandedBackBy";
+    /** On a copy handed back by two instances or more: every instance may lack the database. */
+    public static final String HANDED_BACK_BY_OTHERS = "overseerHandedBackByOthers";
+    /**
+     * Hand-backs by one instance alone made {@link #QUICK_DELAY_MS} apart before the delay grows. The broker
+     * offers a queue's messages to its consumers in turn, and an instance's consumers stand side by side in
+     * that order (its MDB pool opens them together: 16 for agent requests, 8 for replies), so a copy delivered
+     * on a quiet queue often lands on the next consumer of the same instance; it takes up to one hand-back per
+     * consumer of the instance to reach another's. Seen with a second's delay: one reply handed back five
+     * times in a row, then left for 2, 4, 8 and 16 s until its attempt expired, again and again, and a healthy
+     * order compensated (PartitionIT).
+     */
+    static final int QUICK_HAND_BACKS = 40;
+    static final long QUICK_DELAY_MS = 50;
+    /** Hand-backs a second apart, once two instances have handed a copy back, before the delay doubles. */
+    static final int SHARED_QUICK_HAND_BACKS = 5;
     static final long MAX_HAND_BACK_DELAY_MS = 30_000;
     /** The queues whose messages the application itself sends, which an instance hands back. */
     private static final java.util.Set<String> HANDED_BACK_QUEUES = java.util.Set.of(Destinations.AGENT_REQUESTS,
@@ -82,18 +100,20 @@ public class DeadLetters {
      * Sends a copy of an agent request or reply back to its queue and returns, so that the original is
      * acknowledged: what a consumer does with a delivery it cannot act on because this instance cannot
      * reach its database ({@link DatabaseReachability}), instead of holding it and leaving it to the
-     * broker's redelivery delay, which doubles at every delivery while about half of them land here again.
-     * The copy is delivered after a second (the first {@value #QUICK_HAND_BACKS} times; then the delay
-     * doubles up to 30 s, for when every instance has lost the database), keeps the original's properties
-     * (not the broker's own, duplicate detection's id included: the copy is a new message) and what is left
-     * of its time to live; one already expired is dropped, its attempt expiring as it would have. A crash
-     * between the send and the acknowledgement leaves two copies: consumers are idempotent.
+     * broker's redelivery delay, which doubles at every delivery while the copies keep landing here. The copy
+     * is delivered {@link #handBackDelayMillis soon} while only this instance hands it back, later and later
+     * once others do too (every instance without the database: no hot loop); it keeps the original's
+     * properties (not the broker's own, duplicate detection's id included: the copy is a new message) and what
+     * is left of its time to live; one already expired is dropped, its attempt expiring as it would have. A
+     * crash between the send and the acknowledgement leaves two copies: consumers are idempotent.
      */
     public void handBack(Message message, String origin) {
         try {
             int times = message.propertyExists(HANDED_BACK) ? message.getIntProperty(HANDED_BACK) + 1 : 1;
-            long delay = times <= QUICK_HAND_BACKS ? 1000
-                    : Math.min(MAX_HAND_BACK_DELAY_MS, 1000L << Math.min(times - QUICK_HAND_BACKS, 5));
+            String me = instance.id();
+            boolean others = message.propertyExists(HANDED_BACK_BY_OTHERS) && message.getBooleanProperty(HANDED_BACK_BY_OTHERS)
+                    || message.propertyExists(HANDED_BACK_BY) && !me.equals(message.getStringProperty(HANDED_BACK_BY));
+            long delay = handBackDelayMillis(times, others);
             JMSProducer producer = jms.createProducer().setDeliveryDelay(delay);
             long expiration = message.getJMSExpiration();
             if (expiration > 0) {
@@ -106,22 +126,40 @@ public class DeadLetters {
             }
             copyProperties(message, producer);
             producer.setProperty(HANDED_BACK, times);
+            producer.setProperty(HANDED_BACK_BY, me);
+            producer.setProperty(HANDED_BACK_BY_OTHERS, others);
             if (message.getJMSCorrelationID() != null) {
                 producer.setJMSCorrelationID(message.getJMSCorrelationID());
             }
             producer.send(jms.createQueue(origin), message instanceof TextMessage text ? text.getText() : null);
-            LOG.log(times == 1 ? Level.INFO : Level.FINE, "Handed a message from {0} back (time {1}): this instance"
-                    + " cannot reach its database", new Object[] {origin, times});
+            LOG.log(times == 1 ? Level.INFO : Level.FINE, "Handed a message from {0} back (time {1}, again in {2} ms):"
+                    + " this instance cannot reach its database", new Object[] {origin, times, delay});
         } catch (JMSException e) {
             throw new IllegalStateException("Could not hand a message from " + origin + " back", e);
         }
+    }
+
+    /**
+     * How long a copy handed back for the {@code times}th time waits: {@value #QUICK_DELAY_MS} ms while one
+     * instance alone has handed it back, up to {@value #QUICK_HAND_BACKS} times (long enough to pass its
+     * consumers, short enough for the attempt's deadline); then, or as soon as another instance handed it back
+     * too, a second for {@value #SHARED_QUICK_HAND_BACKS} times, then doubling at each time up to
+     * {@value #MAX_HAND_BACK_DELAY_MS} ms.
+     */
+    static long handBackDelayMillis(int times, boolean handedBackByOthers) {
+        if (!handedBackByOthers && times <= QUICK_HAND_BACKS) {
+            return QUICK_DELAY_MS;
+        }
+        // A second apart for the first SHARED_QUICK_HAND_BACKS (a database failover takes 10-15 s), then doubling.
+        int slow = handedBackByOthers ? times - 1 - SHARED_QUICK_HAND_BACKS : times - QUICK_HAND_BACKS - 1;
+        return Math.min(MAX_HAND_BACK_DELAY_MS, 1000L << Math.min(Math.max(0, slow), 5));
     }
 
     /** The application's own properties of {@code message} onto the copy {@code producer} sends. */
     private static void copyProperties(Message message, JMSProducer producer) throws JMSException {
         for (Object name : Collections.list(message.getPropertyNames())) {
             String key = (String) name;
-            if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key) && !key.equals(HANDED_BACK)) {
+            if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key) && !key.startsWith(HANDED_BACK)) {
                 producer.setProperty(key, message.getObjectProperty(key));
             }
         }

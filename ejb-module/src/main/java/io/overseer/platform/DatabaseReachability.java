@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * delay, while the steps they belong to expire again and again (seen: a healthy order compensated after
  * nine expiries, docs/network-faults.md). Once a connection failed, the consumers hand deliveries back at
  * once ({@link io.overseer.messaging.DeadLetters#handBack}) for the other instances to take, and one of
- * them every {@link #RETRY} tries the database again; the first success clears it.
+ * them every {@link #RETRY} tries the database again; the first success clears it. The due-order and
+ * stranded-order pollers (every second and every 5 s) and the readiness check (bounded to 3 s, however
+ * often it is asked) report what they find too, so that an instance cut off learns it before its consumers
+ * meet a pooled connection that waits out its socket timeout, and one healed learns it without a delivery.
  *
  * <p>Intervals on {@link System#nanoTime()}: a local stopwatch, not a point in time to compare with the
  * database's clock (which is what is away).

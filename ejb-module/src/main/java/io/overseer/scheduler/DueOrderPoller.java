@@ -1,6 +1,7 @@
 package io.overseer.scheduler;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -41,10 +42,12 @@ public class DueOrderPoller {
     SchedulerSettings settings;
     @Inject
     Clocks clocks;
+    @Inject
+    DatabaseReachability database;
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void poll() {
-        rounds.poll(batch -> store.due(clocks.now(), batch), scheduler::claimDue, settings.pollBatch());
+        rounds.poll(batch -> store.due(clocks.now(), batch), scheduler::claimDue, settings.pollBatch(), database);
     }
 }

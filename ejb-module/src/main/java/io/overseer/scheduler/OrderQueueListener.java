@@ -4,6 +4,7 @@ import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.OrderQueueMessage;
 import io.overseer.messaging.UnprocessableMessageException;
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.platform.Json;
 import io.overseer.platform.Outage;
 import io.overseer.statestore.Actor;
@@ -54,6 +55,8 @@ public class OrderQueueListener implements MessageListener {
     Scheduler scheduler;
     @Inject
     DeadLetters deadLetters;
+    @Inject
+    DatabaseReachability database;
 
     @Override
     public void onMessage(Message message) {
@@ -93,19 +96,31 @@ public class OrderQueueListener implements MessageListener {
                     + " order ids, or an id longer than " + MAX_ORDER_ID + " characters");
             return;
         }
-        claim(orderIds);
+        if (!database.mayTry()) {
+            // This instance cannot reach its database: another instance claims the orders at once.
+            deadLetters.handBack(message, Destinations.ORDERS);
+            return;
+        }
+        claim(orderIds, message);
     }
 
     /**
      * Claims a batch of hinted orders in one transaction; if that fails, each in its own, so that one order
-     * that cannot be claimed does not hold up the others. One that still fails is left to the
-     * stranded-order poller (the hint is acknowledged: a redelivery could do no better, and hints that
-     * failed during an outage would otherwise end in the DLQ).
+     * that cannot be claimed does not hold up the others. A hint this instance cannot act on because it
+     * cannot reach its database goes back to the queue for another ({@link DeadLetters#handBack}); one
+     * that still fails otherwise is left to the stranded-order poller (the hint is acknowledged: a
+     * redelivery could do no better, and hints that failed during an outage would otherwise end in the DLQ).
      */
-    private void claim(List<String> orderIds) {
+    private void claim(List<String> orderIds, Message hint) {
         try {
             scheduler.claim(orderIds);
+            database.reached();
         } catch (RuntimeException batchFailure) {
+            if (Outage.isUnreachable(batchFailure)) {
+                database.lost();
+                deadLetters.handBack(hint, Destinations.ORDERS);
+                return;
+            }
             if (orderIds.size() == 1 || Outage.isOutage(batchFailure)) {
                 LOG.log(Level.WARNING, "Could not claim {0} hinted orders ({1}); the stranded-order poller will",
                         new Object[] {orderIds.size(), batchFailure.toString()});

@@ -1,5 +1,7 @@
 package io.overseer.scheduler;
 
+import io.overseer.platform.DatabaseReachability;
+import io.overseer.platform.Outage;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
@@ -34,11 +36,12 @@ final class PollRounds {
     }
 
     /**
-     * @param find  the next batch of at most {@code batch} ids
-     * @param claim claims a batch in a transaction of its own, returning how many it claimed
+     * @param find     the next batch of at most {@code batch} ids
+     * @param claim    claims a batch in a transaction of its own, returning how many it claimed
+     * @param database told whether the poll reached the database, for this instance's consumers
      * @return how many this poll claimed; 0 when the previous poll was still running or this one failed
      */
-    int poll(IntFunction<List<String>> find, ToIntFunction<List<String>> claim, int batch) {
+    int poll(IntFunction<List<String>> find, ToIntFunction<List<String>> claim, int batch, DatabaseReachability database) {
         if (!running.compareAndSet(false, true)) {
             return 0;
         }
@@ -46,6 +49,7 @@ final class PollRounds {
             int claimed = 0;
             for (int round = 0; round < maxRounds; round++) {
                 List<String> ids = find.apply(batch);
+                database.reached();
                 if (ids.isEmpty()) {
                     break;
                 }
@@ -56,6 +60,9 @@ final class PollRounds {
             }
             return claimed;
         } catch (RuntimeException e) {
+            if (Outage.isUnreachable(e)) {
+                database.lost();
+            }
             log.log(Level.WARNING, failure, e);
             return 0;
         } finally {

@@ -1,6 +1,7 @@
 package io.overseer.scheduler;
 
 import io.overseer.platform.Clocks;
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -41,6 +42,8 @@ public class StrandedOrderPoller {
     SchedulerSettings settings;
     @Inject
     Clocks clocks;
+    @Inject
+    DatabaseReachability database;
 
     @Schedule(hour = "*", minute = "*", second = "*/5", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -48,7 +51,7 @@ public class StrandedOrderPoller {
         int claimed = rounds.poll(batch -> {
             var now = clocks.now();
             return store.stranded(now.minus(settings.strandedAfter()), now, batch);
-        }, scheduler::claimStranded, settings.pollBatch());
+        }, scheduler::claimStranded, settings.pollBatch(), database);
         if (claimed > 0) {
             LOG.log(Level.INFO, "Claimed {0} stranded orders", claimed);
         }

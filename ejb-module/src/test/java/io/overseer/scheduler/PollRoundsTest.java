@@ -1,8 +1,11 @@
 package io.overseer.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.platform.DatabaseReachability;
+import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -39,6 +42,7 @@ class PollRoundsTest {
         }
     };
     private final PollRounds rounds = new PollRounds(LOG, "test", 3, FAILURE);
+    private final DatabaseReachability database = new DatabaseReachability();
     private final List<List<String>> claims = new ArrayList<>();
 
     @BeforeEach
@@ -63,7 +67,7 @@ class PollRoundsTest {
     @Test
     void fullBatchesGoOnUntilAShortOne() {
         Deque<List<String>> found = new ArrayDeque<>(List.of(ids(0, 2), ids(2, 2), ids(4, 1), ids(5, 2)));
-        int claimed = rounds.poll(batch -> found.removeFirst(), this::claim, 2);
+        int claimed = rounds.poll(batch -> found.removeFirst(), this::claim, 2, database);
 
         assertEquals(5, claimed);
         assertEquals(List.of(ids(0, 2), ids(2, 2), ids(4, 1)), claims);
@@ -71,14 +75,14 @@ class PollRoundsTest {
 
     @Test
     void anEmptyBatchEndsThePollWithoutAClaim() {
-        assertEquals(0, rounds.poll(batch -> List.of(), this::claim, 2));
+        assertEquals(0, rounds.poll(batch -> List.of(), this::claim, 2, database));
         assertTrue(claims.isEmpty(), claims.toString());
     }
 
     @Test
     void aPollStopsAfterItsRoundsEvenWhileBatchesStayFull() {
         AtomicInteger rounds = new AtomicInteger();
-        int claimed = this.rounds.poll(batch -> ids(rounds.getAndIncrement() * batch, batch), this::claim, 2);
+        int claimed = this.rounds.poll(batch -> ids(rounds.getAndIncrement() * batch, batch), this::claim, 2, database);
 
         assertEquals(3, rounds.get());
         assertEquals(6, claimed);
@@ -88,9 +92,9 @@ class PollRoundsTest {
     void aPollStartedWhileTheLastStillRunsDoesNothing() {
         List<Integer> inner = new ArrayList<>();
         int claimed = rounds.poll(batch -> {
-            inner.add(rounds.poll(b -> List.of("never"), this::claim, 1));
+            inner.add(rounds.poll(b -> List.of("never"), this::claim, 1, database));
             return List.of("o-1");
-        }, this::claim, 2);
+        }, this::claim, 2, database);
 
         assertEquals(List.of(0), inner);
         assertEquals(1, claimed);
@@ -101,12 +105,12 @@ class PollRoundsTest {
     void aFailedPollIsLoggedAndTheNextOneRuns() {
         assertEquals(0, rounds.poll(batch -> {
             throw new IllegalStateException("database down");
-        }, this::claim, 2));
+        }, this::claim, 2, database));
 
         assertEquals(1, logged.size());
         assertEquals(Level.WARNING, logged.get(0).getLevel());
         assertEquals(FAILURE, logged.get(0).getMessage());
-        assertEquals(1, rounds.poll(batch -> List.of("o-1"), this::claim, 2));
+        assertEquals(1, rounds.poll(batch -> List.of("o-1"), this::claim, 2, database));
     }
 
     @Test
@@ -116,10 +120,26 @@ class PollRoundsTest {
                 throw new IllegalStateException("cannot claim");
             }
             return claim(ids);
-        }, 5);
+        }, 5, database);
 
         assertEquals(2, claimed);
         assertEquals(List.of(List.of("o-1"), List.of("o-2")), claims);
         assertEquals("Could not claim test order bad; the next poll tries again", logged.get(0).getMessage());
+    }
+
+    @Test
+    void aPollTellsThisInstanceWhetherItReachesTheDatabase() {
+        rounds.poll(batch -> {
+            throw new IllegalStateException(new SQLException("The connection attempt failed.", "08001"));
+        }, this::claim, 2, database);
+        assertTrue(database.isLost(), "a poll that could not connect: the consumers hand deliveries back");
+
+        rounds.poll(batch -> List.of(), this::claim, 2, database);
+        assertFalse(database.isLost(), "a poll that read the database: the consumers take deliveries again");
+
+        rounds.poll(batch -> {
+            throw new IllegalStateException("a bug, not the database");
+        }, this::claim, 2, database);
+        assertFalse(database.isLost());
     }
 }

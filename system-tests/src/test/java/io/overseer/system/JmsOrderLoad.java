@@ -140,6 +140,23 @@ final class JmsOrderLoad implements OutageScenario.SideLoad {
     }
 
     /** Each accepted customer has one order, Processed, with one effect per step in the simulator's ledger. */
+    /**
+     * Waits until every accepted order has reached a final state (or {@code within} has passed), so that
+     * {@link #checks} judge where the orders ended, not where they were: a test that waited for other orders
+     * first may read these a moment before their last reply is applied.
+     */
+    public void awaitFinal(java.time.Duration within) {
+        io.overseer.support.Poll.await(within, java.time.Duration.ofSeconds(1), () -> {
+            try {
+                Map<String, List<String>> orders = ordersByCustomer();
+                return accepted.stream().allMatch(c -> orders.getOrDefault(c, List.of()).stream()
+                        .anyMatch(o -> o.endsWith(" Processed") || o.endsWith(" Compensated") || o.endsWith(" Error")));
+            } catch (SQLException e) {
+                return false;
+            }
+        }, done -> done);
+    }
+
     @Override
     public List<Executable> checks() {
         return List.of(() -> {

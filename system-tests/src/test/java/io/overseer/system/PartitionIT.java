@@ -203,6 +203,7 @@ class PartitionIT {
         // The orders first: a failed answer must not leave the next test a backlog to wade through.
         awaitProcessed(orders);
         assertEachAppliedOnce(orders);
+        jms.awaitFinal(SETTLED_WITHIN);
         assertAll(jms.checks());
         Poll.until(old.name() + " back as the synchronous standby", SETTLED_WITHIN, old::isSynchronousStandby);
         assertTrue(rest.slowestMs.get() <= POST_BOUND.toMillis(), "slowest POST " + rest.slowestMs.get() + " ms");

@@ -3,6 +3,7 @@ package io.overseer.health;
 import io.overseer.health.probes.HealthChecks;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Database;
+import io.overseer.platform.DatabaseReachability;
 import io.overseer.platform.ShutdownGate;
 import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
@@ -69,6 +70,10 @@ public final class Readiness {
      * says which server answered ({@code server}, host:port) and that it takes writes: with a replicated
      * database the driver picks the primary, and a connection still on a node that has since been demoted
      * answers {@code role: standby}, DOWN, since nothing can be stored through it.
+     *
+     * <p>What it finds, this instance's consumers follow ({@link DatabaseReachability}): an instance not ready
+     * for the database takes no queued work either, and hands it back to the others at once instead of holding
+     * it while its pooled connections wait out their socket timeout (10 s with the replicated database's URL).
      */
     @ApplicationScoped
     public static class DatabaseCheck implements HealthCheck {
@@ -77,6 +82,8 @@ public final class Readiness {
         static final String ROLE = "role";
         @Resource(name = Database.DATA_SOURCE)
         DataSource dataSource;
+        @Inject
+        DatabaseReachability reachability;
         private final BoundedProbe probe = new BoundedProbe(HealthChecks.DATABASE);
         private volatile String idleTransactionTimeout = "unknown";
         private volatile String server = "unknown";
@@ -102,6 +109,11 @@ public final class Readiness {
                 }
                 return null;
             });
+            if (answer.getStatus() != HealthCheckResponse.Status.UP || standby) {
+                reachability.lost();
+            } else {
+                reachability.reached();
+            }
             if (answer.getStatus() != HealthCheckResponse.Status.UP) {
                 return answer;
             }
