@@ -3,7 +3,6 @@ package io.overseer.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overseer.chaos.History.DeadLetter;
-import io.overseer.chaos.History.Notice;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
@@ -13,17 +12,16 @@ import jakarta.jms.TextMessage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 /**
  * The broker's side of the history, read as the demo user (every role): alerts through a durable
  * subscription made before the first order (so none is missed while nobody listens, broker restarts
- * included), the status notifications on the run's reply queue, and the DLQ, browsed (left as it is).
+ * included), and the DLQ, browsed (left as it is). The status notifications are read during the run
+ * ({@link NotificationCollector}).
  */
 final class BrokerReader implements AutoCloseable {
 
@@ -63,19 +61,6 @@ final class BrokerReader implements AutoCloseable {
             }
         }
         return orders;
-    }
-
-    /** Every notification on the reply queue, by order id (consumed: the run is over). */
-    Map<String, List<Notice>> notifications(String replyQueue) throws IOException, JMSException {
-        Map<String, List<Notice>> byOrder = new HashMap<>();
-        try (JMSContext jms = factory.createContext(); JMSConsumer consumer = jms.createConsumer(jms.createQueue(replyQueue))) {
-            for (Message m = consumer.receive(DRAIN_WAIT_MS); m != null; m = consumer.receive(DRAIN_WAIT_MS)) {
-                JsonNode n = JSON.readTree(((TextMessage) m).getText());
-                byOrder.computeIfAbsent(n.path("orderId").asText(), id -> new ArrayList<>()).add(new Notice(
-                        n.path("event").asText(), n.path("step").asText(null), n.path("at").asText()));
-            }
-        }
-        return byOrder;
     }
 
     List<DeadLetter> deadLetters() throws JMSException {

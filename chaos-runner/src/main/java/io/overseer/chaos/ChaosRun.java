@@ -48,6 +48,8 @@ final class ChaosRun {
         FaultInjector injector = new FaultInjector(stack, simulator);
         try (BrokerReader broker = new BrokerReader(stack.brokerUrl(BrokerReader.URL_PARAMETERS), runId);
              JmsSubmitter jms = new JmsSubmitter(stack.brokerUrl(JmsSubmitter.URL_PARAMETERS), replyQueue);
+             NotificationCollector notices = new NotificationCollector(
+                     stack.brokerUrl(NotificationCollector.URL_PARAMETERS), replyQueue);
              Balancer balancer = new Balancer(stack.baseUrls())) {
             broker.subscribeToAlerts();
             Workload workload = new Workload(new RestSubmitter(balancer), jms);
@@ -79,7 +81,7 @@ final class ChaosRun {
             Set<String> alerted = new HashSet<>(broker.alertedOrders());
             alerted.addAll(AlertLog.alertedOrders(stack.logDir()));
             History history = new History(workload.records(), new StoreReader(stack.jdbcUrl()).orders(),
-                    simulator.effects(), simulator.appliedTwice(), alerted, broker.notifications(replyQueue),
+                    simulator.effects(), simulator.appliedTwice(), alerted, notices.drain(),
                     broker.deadLetters(), jms.badAccepted());
             Verdict verdict = HistoryChecker.forDefaultWorkflow().check(history);
             return new Report(options, history, verdict, injector.done(), injector.dbFailovers(),
