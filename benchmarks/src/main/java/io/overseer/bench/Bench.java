@@ -138,7 +138,7 @@ public final class Bench {
         Simulator simulator = new Simulator(stack.simulatorUrl());
         run.sampler = new Sampler(stack.serverPid());
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        CostMeter costs = new CostMeter(stack, new BrokerCounters(o.consolePort(), "demo", "demo"), simulator);
+        CostMeter costs = new CostMeter(stack, new BrokerCounters(o.consolePort(), "demo", "demo"), simulator, !o.quick());
         costs.prepare();
         PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId, costs,
                 new AgentCalls(stack.baseUrl(), "demo", "demo"));
@@ -159,9 +159,10 @@ public final class Bench {
                 true, p -> rest.submitter(p, "noop")).problems());
 
         // The idle background, measured so that each phase's counts (which include it) can be judged.
-        Log.info("idle background: " + IDLE_SECONDS + " s with no orders");
+        int idleSeconds = o.quick() ? IDLE_SECONDS / 2 : IDLE_SECONDS;
+        Log.info("idle background: " + idleSeconds + " s with no orders");
         CostMeter.Snapshot idleStart = costs.settleAndTake();
-        Thread.sleep(IDLE_SECONDS * 1000L);
+        Thread.sleep(idleSeconds * 1000L);
         run.idle = CostMeter.perSecond(idleStart, costs.take());
         Log.info("idle background " + run.idle.summary("second"));
 

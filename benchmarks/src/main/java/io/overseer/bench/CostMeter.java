@@ -18,7 +18,10 @@ import java.util.Map;
  */
 final class CostMeter {
 
-    /** One reading. CPU in ticks, -1 for a process that was not found; pids to notice a restart in between. */
+    /**
+     * One reading. CPU in ticks, -1 for a process that was not found; pids to notice a restart in between;
+     * commits -1 where not settled ({@link #settleAndTake} under {@code --quick}).
+     */
     record Snapshot(long nanos, long[] pids, long[] ticks, long commits, long statements, Map<String, Long> queues,
                     Simulator.Stats simulator, Map<Long, Long> serverCompilerTicks) {
     }
@@ -41,10 +44,11 @@ final class CostMeter {
         String summary(String per) {
             return String.format(java.util.Locale.ROOT,
                     "per %s: CPU-ms server %.1f (of which its JIT compilers %.1f), broker %.1f, PostgreSQL %.1f,"
-                            + " simulator %.1f (total %.1f); commits %.2f, statements %.1f, messages %.2f; simulator's own"
+                            + " simulator %.1f (total %.1f); commits %s, statements %.1f, messages %.2f; simulator's own"
                             + " time %.2f ms per call (%d calls); window %.0f s",
-                    per, cpuMs[0], serverJitMs, cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(), commits, statements, messages,
-                    simulatorMsPerCall, simulatorCalls, windowSeconds);
+                    per, cpuMs[0], serverJitMs, cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(),
+                    Double.isNaN(commits) ? "not counted (--quick)" : String.format(java.util.Locale.ROOT, "%.2f", commits),
+                    statements, messages, simulatorMsPerCall, simulatorCalls, windowSeconds);
         }
     }
 
@@ -53,7 +57,8 @@ final class CostMeter {
     /**
      * PostgreSQL publishes a backend's counts when it goes idle, but no more often than once a second, and a
      * backend that flushed less than a second ago waits up to 10 s (PGSTAT_IDLE_INTERVAL): a reading taken
-     * sooner after the last order misses that order's last commits.
+     * sooner after the last order misses that order's last commits. Statements need no wait: pg_stat_statements
+     * counts each as it ends. {@code --quick} (CI's smoke run of the bench) does not wait, and leaves commits out.
      */
     static final long SETTLE_MILLIS = 11_000;
 
@@ -63,8 +68,12 @@ final class CostMeter {
     private final BrokerCounters broker;
     private final Simulator simulator;
 
-    CostMeter(BenchStack stack, BrokerCounters broker, Simulator simulator) {
+    private final boolean settles;
+
+    /** {@code settles}: wait for PostgreSQL's counts before each closing reading, and count commits. */
+    CostMeter(BenchStack stack, BrokerCounters broker, Simulator simulator, boolean settles) {
         this.stack = stack;
+        this.settles = settles;
         this.superuserUrl = stack.jdbcUrl("postgres");
         this.database = BenchStack.DB;
         this.broker = broker;
@@ -105,6 +114,11 @@ final class CostMeter {
 
     /** Waits until PostgreSQL has published the counts of the work just finished, then reads. */
     Snapshot settleAndTake() throws Exception {
+        if (!settles) {
+            Snapshot now = take();
+            return new Snapshot(now.nanos(), now.pids(), now.ticks(), -1, now.statements(), now.queues(), now.simulator(),
+                    now.serverCompilerTicks());
+        }
         Thread.sleep(SETTLE_MILLIS);
         return take();
     }
@@ -130,7 +144,8 @@ final class CostMeter {
         double msPerCall = calls <= 0 ? Double.NaN : (b.simulator().serviceMs() - a.simulator().serviceMs()) / calls;
         double jit = Double.isNaN(cpu[0]) || b.serverCompilerTicks().isEmpty() ? Double.NaN
                 : ProcessCpu.millis(ProcessCpu.compilerTicksBetween(a.serverCompilerTicks(), b.serverCompilerTicks())) / divisor;
-        return new Costs((b.nanos() - a.nanos()) / 1e9, divisor, cpu, (b.commits() - a.commits() - polls) / divisor,
+        double commits = a.commits() < 0 || b.commits() < 0 ? Double.NaN : (b.commits() - a.commits() - polls) / divisor;
+        return new Costs((b.nanos() - a.nanos()) / 1e9, divisor, cpu, commits,
                 (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall, jit);
     }
 }

@@ -54,6 +54,19 @@ class CostMeterTest {
     }
 
     @Test
+    void commitsNotSettledAreNotCountedWhileStatementsAre() {
+        long[] pids = {1, 2, 3, 4};
+        CostMeter.Snapshot a = new CostMeter.Snapshot(0, pids, new long[] {0, 0, 0, 0}, 1000, 5000, Map.of(),
+                new Simulator.Stats(0, 0, 0, 0, 0), Map.of());
+        CostMeter.Snapshot unsettled = new CostMeter.Snapshot(1, pids, new long[] {0, 0, 0, 0}, -1, 5100, Map.of(),
+                new Simulator.Stats(0, 0, 0, 0, 0), Map.of());
+        CostMeter.Costs c = CostMeter.between(a, unsettled, 10, 0);
+        assertTrue(Double.isNaN(c.commits()));
+        assertEquals(10, c.statements(), 1e-9);
+        assertTrue(c.summary("order").contains("commits not counted (--quick)"), c.summary("order"));
+    }
+
+    @Test
     void aRestartedProcessOrUnreadBrokerGivesNoFigureRatherThanAWrongOne() {
         CostMeter.Snapshot a = new CostMeter.Snapshot(0, new long[] {1, 2, 3, 4}, new long[] {100, 10, 20, 5}, 0, 0,
                 Map.of(), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, 5L));
