@@ -72,10 +72,8 @@ public class RemoteServiceAgent implements MessageListener {
         if (requests == null) {
             return;
         }
-        if (!database.mayTry()) {
-            // This instance cannot reach its database: another instance takes the requests at once.
-            deadLetters.handBack(message, Destinations.AGENT_REQUESTS);
-            return;
+        if (deadLetters.handedBackWhileDatabaseAway(message, Destinations.AGENT_REQUESTS)) {
+            return; // this instance cannot reach its database: another instance takes the requests at once.
         }
         Set<String> current;
         try {

@@ -97,6 +97,20 @@ public class DeadLetters {
     }
 
     /**
+     * Hands {@code message} back ({@link #handBack}) if this instance knows its database is away and it is
+     * not this delivery's turn to find out whether it is back ({@link DatabaseReachability#mayTry}).
+     *
+     * @return whether it was handed back (the caller is done with it)
+     */
+    public boolean handedBackWhileDatabaseAway(Message message, String origin) {
+        if (database.mayTry()) {
+            return false;
+        }
+        handBack(message, origin);
+        return true;
+    }
+
+    /**
      * Sends a copy of an agent request or reply back to its queue and returns, so that the original is
      * acknowledged: what a consumer does with a delivery it cannot act on because this instance cannot
      * reach its database ({@link DatabaseReachability}), instead of holding it and leaving it to the

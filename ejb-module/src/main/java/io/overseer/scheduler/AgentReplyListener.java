@@ -70,10 +70,8 @@ public class AgentReplyListener implements MessageListener {
         if (replies == null) {
             return;
         }
-        if (!database.mayTry()) {
-            // This instance cannot reach its database: another instance applies the replies at once.
-            deadLetters.handBack(message, Destinations.AGENT_REPLIES);
-            return;
+        if (deadLetters.handedBackWhileDatabaseAway(message, Destinations.AGENT_REPLIES)) {
+            return; // this instance cannot reach its database: another instance applies the replies at once.
         }
         List<AgentReply> refused;
         try {

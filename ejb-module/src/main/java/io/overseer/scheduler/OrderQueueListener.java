@@ -96,10 +96,8 @@ public class OrderQueueListener implements MessageListener {
                     + " order ids, or an id longer than " + MAX_ORDER_ID + " characters");
             return;
         }
-        if (!database.mayTry()) {
-            // This instance cannot reach its database: another instance claims the orders at once.
-            deadLetters.handBack(message, Destinations.ORDERS);
-            return;
+        if (deadLetters.handedBackWhileDatabaseAway(message, Destinations.ORDERS)) {
+            return; // this instance cannot reach its database: another instance claims the orders at once.
         }
         claim(orderIds, message);
     }
