@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 
-/** The simulator's own endpoints: statistics, the effect list, fault rules and health. */
+/** The simulator's own endpoints: statistics, call traces, the effect list, fault rules and health. */
 final class AdminHandlers {
 
     private static final System.Logger LOG = System.getLogger(AdminHandlers.class.getName());
@@ -39,6 +39,16 @@ final class AdminHandlers {
     void clearTraffic(HttpExchange exchange) throws IOException {
         counters.traffic().clear();
         Exchanges.sendNoContent(exchange);
+    }
+
+    /** The calls one order made and the traceparent each carried; an order never seen has none. */
+    void traces(HttpExchange exchange) throws IOException {
+        String orderId = Exchanges.query(exchange).get("orderId");
+        if (orderId == null || orderId.isBlank() || orderId.length() > CallTraces.MAX_ORDER_ID_LENGTH) {
+            throw ProblemException.badRequest("Query parameter orderId is required (1-"
+                    + CallTraces.MAX_ORDER_ID_LENGTH + " characters)");
+        }
+        Exchanges.sendJson(exchange, 200, counters.traces().view(orderId));
     }
 
     void listEffects(HttpExchange exchange) throws IOException {

@@ -52,6 +52,9 @@ final class OperationHandler {
         String key = idempotencyKey(exchange);
         OperationRequest request = body(exchange);
         logDeadline(exchange, operation, key);
+        // Before the fault: a refused or hanging call still carried its client span.
+        counters.traces().record(request.orderId(), operation, key,
+                TraceParent.fromHeaders(exchange.getRequestHeaders().get(TraceParent.HEADER)));
         FaultRule fault = faults.draw(operation).orElse(null);
         // A refusal is a business answer: a service that applied a request under this key does not refuse
         // its repeat, it answers with what it did (the key's whole point). Transient faults — 503, latency,

@@ -2,7 +2,7 @@ package io.overseer.remoteservice;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** In-memory traffic counters; unlike the ledger they do not survive a restart. */
+/** In-memory traffic counters and call traces; unlike the ledger they do not survive a restart. */
 final class RequestCounters {
 
     private final AtomicLong requests = new AtomicLong();
@@ -10,6 +10,7 @@ final class RequestCounters {
     private final AtomicLong faultsInjected = new AtomicLong();
     private final OperationTraffic traffic = new OperationTraffic();
     private final ServiceTimes serviceTimes = new ServiceTimes();
+    private final CallTraces traces = new CallTraces();
 
     OperationTraffic traffic() {
         return traffic;
@@ -17,6 +18,10 @@ final class RequestCounters {
 
     ServiceTimes serviceTimes() {
         return serviceTimes;
+    }
+
+    CallTraces traces() {
+        return traces;
     }
 
     void request() {
@@ -41,5 +46,6 @@ final class RequestCounters {
         replays.set(0);
         faultsInjected.set(0);
         serviceTimes.clear();
+        traces.clear();
     }
 }

@@ -26,6 +26,7 @@ final class SimulatorRoutes implements HttpHandler {
         this.operations = operations;
         fixedRoutes.put("/stats", Map.of("GET", admin::stats));
         fixedRoutes.put("/traffic", Map.of("GET", admin::traffic, "DELETE", admin::clearTraffic));
+        fixedRoutes.put("/traces", Map.of("GET", admin::traces));
         fixedRoutes.put("/effects", Map.of("GET", admin::listEffects, "DELETE", admin::clearEffects));
         fixedRoutes.put("/faults", Map.of("GET", admin::listFaults, "PUT", admin::putFault,
                 "DELETE", admin::clearFaults));
