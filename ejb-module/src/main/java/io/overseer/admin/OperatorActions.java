@@ -1,5 +1,8 @@
 package io.overseer.admin;
 
+import io.opentelemetry.api.trace.Span;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.platform.Clocks;
 import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
@@ -32,6 +35,8 @@ public class OperatorActions {
     Clocks clocks;
     @Inject
     AuditLog audit;
+    @Inject
+    Tracing tracing;
 
     /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
     public boolean resubmit(String orderId, String operator, String reason) {
@@ -63,7 +68,24 @@ public class OperatorActions {
         }
         audit.record(operator, action.equals("resubmitted") ? "resubmit" : "cancel", state.orderId(), reason,
                 "now " + state.processState());
-        LOG.log(Level.INFO, "Order {0} {1} by operator {2} ({3}): now {4}",
-                new Object[] {state.orderId(), action, operator, reason, state.processState()});
+        traced(state, action, operator, reason);
+        LOG.log(Level.INFO, "Order {0} (trace {5}) {1} by operator {2} ({3}): now {4}",
+                new Object[] {state.orderId(), action, operator, reason, state.processState(),
+                        TraceParent.traceId(state.traceParent())});
+    }
+
+    /**
+     * The action's span in the order's trace, linked to the operator's own request (the HTTP request's span,
+     * current here), whose trace is the operator's and not the order's.
+     */
+    private void traced(OrderState state, String action, String operator, String reason) {
+        Span span = tracing.caused("operator: " + action, state.traceParent(), Span.current().getSpanContext());
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.ORDER_ID, state.orderId());
+            span.setAttribute(Tracing.ACTOR, operator);
+            span.setAttribute(Tracing.DETAIL, Tracing.bounded(reason));
+            span.setAttribute(Tracing.STATE, state.processState().name());
+        }
+        span.end();
     }
 }

@@ -1,8 +1,24 @@
 package io.overseer.agent;
 
-/** An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step, token) it answers. */
+/**
+ * An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step, token) it answers.
+ * {@code trace}: the W3C traceparent of the agent's span for the attempt, whose child the span of the reply's
+ * application is (null when the order is not traced).
+ */
 public record AgentReply(String orderId, long epoch, int stepSeq, String token, String operation, Outcome outcome,
-                         String detail) {
+                         String detail, String trace) {
+
+    /** A reply outside any trace. */
+    public AgentReply(String orderId, long epoch, int stepSeq, String token, String operation, Outcome outcome,
+                      String detail) {
+        this(orderId, epoch, stepSeq, token, operation, outcome, detail, null);
+    }
+
+    /** This reply, sent from within the agent's span {@code traceparent}. */
+    public AgentReply tracedBy(String traceparent) {
+        return traceparent == null ? this
+                : new AgentReply(orderId, epoch, stepSeq, token, operation, outcome, detail, traceparent);
+    }
 
     public enum Outcome {
         /** The remote service applied the effect (now or on an earlier attempt). */

@@ -18,6 +18,10 @@ import java.util.Map;
  *
  * <p>{@code events}: the JSON bodies of the external events the order has received so far (steps that
  * waited for one), by event name — e.g. an approval's terms for the step that acts on it. Empty if none.
+ *
+ * <p>{@code trace}: the W3C traceparent of the scheduler's dispatch span, whose child the agent's span is;
+ * in the body rather than a message property because one message carries the requests of many orders. Null
+ * when the order is not traced.
  */
 public record AgentRequest(
         String orderId,
@@ -30,7 +34,16 @@ public record AgentRequest(
         String customerId,
         List<Line> lines,
         Duration heartbeat,
-        Map<String, String> events) {
+        Map<String, String> events,
+        String trace) {
+
+    /** A request outside any trace. */
+    public AgentRequest(String orderId, long epoch, int stepSeq, String token, String operation, String idempotencyKey,
+                        OffsetDateTime completeBy, String customerId, List<Line> lines, Duration heartbeat,
+                        Map<String, String> events) {
+        this(orderId, epoch, stepSeq, token, operation, idempotencyKey, completeBy, customerId, lines, heartbeat, events,
+                null);
+    }
 
     public record Line(String sku, int quantity) {
     }

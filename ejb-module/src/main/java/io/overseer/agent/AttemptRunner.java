@@ -1,5 +1,11 @@
 package io.overseer.agent;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.ShutdownGate;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,6 +44,10 @@ public class AttemptRunner {
     ShutdownGate gate;
     @Inject
     CallPacer pacer;
+    @Inject
+    Tracing tracing;
+    @Inject
+    InstanceIdentity instance;
 
     public Optional<AgentReply> run(AgentRequest request) {
         return run(request, false);
@@ -48,25 +58,51 @@ public class AttemptRunner {
      *               whole batch in one query); later calls of the attempt are checked here, one by one
      */
     public Optional<AgentReply> run(AgentRequest request, boolean fenced) {
+        // The agent's span of the attempt (the consumer of the scheduler's dispatch span), current on this
+        // worker while it runs: its calls are its children, and a coded agent's own client spans too.
+        Span span = tracing.child(request.operation(), SpanKind.CONSUMER, request.trace());
+        try (Scope ignored = span.makeCurrent()) {
+            if (span.isRecording()) {
+                span.setAttribute(Tracing.ORDER_ID, request.orderId());
+                span.setAttribute(Tracing.OPERATION, request.operation());
+                span.setAttribute(Tracing.EPOCH, request.epoch());
+                span.setAttribute(Tracing.INSTANCE, instance.id());
+            }
+            Optional<AgentReply> reply = attempt(request, fenced, span);
+            if (span.isRecording()) {
+                span.setAttribute(Tracing.OUTCOME, reply.map(r -> r.outcome().name().toLowerCase(java.util.Locale.ROOT))
+                        .orElse("abandoned"));
+            }
+            return reply.map(r -> r.tracedBy(TraceParent.of(span)));
+        } finally {
+            span.end();
+        }
+    }
+
+    private Optional<AgentReply> attempt(AgentRequest request, boolean fenced, Span span) {
         Backoff backoff = settings.backoff();
         for (int retry = 1; ; retry++) {
             Duration left = remaining(request.completeBy());
             if (left.isNegative() || left.isZero()) {
-                LOG.log(Level.INFO, "Order {0}: {1} not done by its complete-by; abandoning silently",
-                        new Object[] {request.orderId(), request.operation()});
+                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not done by its complete-by; abandoning silently",
+                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
+                span.addEvent("abandoned: complete-by passed");
                 return Optional.empty();
             }
             if (!(fenced && retry == 1) && !fence.isCurrent(request)) {
-                LOG.log(Level.INFO, "Order {0}: {1} attempt (epoch {2}) is no longer current; abandoning silently",
-                        new Object[] {request.orderId(), request.operation(), request.epoch()});
+                LOG.log(Level.INFO, "Order {0} (trace {3}): {1} attempt (epoch {2}) is no longer current; abandoning silently",
+                        new Object[] {request.orderId(), request.operation(), request.epoch(),
+                                TraceParent.traceId(request.trace())});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
+                span.addEvent("abandoned: no longer the current attempt");
                 return Optional.empty();
             }
-            if (!paced(request)) {
-                LOG.log(Level.INFO, "Order {0}: {1} not started by its complete-by (per-second flow limit); abandoning silently",
-                        new Object[] {request.orderId(), request.operation()});
+            if (!paced(request, span)) {
+                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not started by its complete-by (per-second flow limit); abandoning silently",
+                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
+                span.addEvent("abandoned: not started by its complete-by (flow limit)");
                 return Optional.empty();
             }
             left = remaining(request.completeBy()); // the pacing may have waited
@@ -74,8 +110,8 @@ public class AttemptRunner {
                 continue; // abandoned at the top of the loop, counted there
             }
             if (!gate.enter()) {
-                LOG.log(Level.INFO, "Order {0}: {1} handed back: this instance is shutting down",
-                        new Object[] {request.orderId(), request.operation()});
+                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} handed back: this instance is shutting down",
+                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.HANDED_BACK);
                 return Optional.of(AgentReply.handedBack(request, "instance shutting down; call not attempted"));
             }
@@ -84,7 +120,7 @@ public class AttemptRunner {
             }
             CallResult result;
             try {
-                result = call(request, left);
+                result = call(request, left, span, retry);
             } finally {
                 gate.exit();
             }
@@ -92,15 +128,21 @@ public class AttemptRunner {
                 case SUCCESS:
                     return Optional.of(AgentReply.succeeded(request, result.detail()));
                 case NONTRANSIENT:
-                    LOG.log(Level.WARNING, "Order {0}: {1} refused: {2}",
-                            new Object[] {request.orderId(), request.operation(), result.detail()});
+                    LOG.log(Level.WARNING, "Order {0} (trace {3}): {1} refused: {2}",
+                            new Object[] {request.orderId(), request.operation(), result.detail(),
+                                    TraceParent.traceId(request.trace())});
                     metrics.failed(request.operation(), AgentMetrics.FailureKind.NONTRANSIENT);
                     return Optional.of(AgentReply.failed(request, result.detail()));
                 default:
-                    LOG.log(Level.FINE, "Order {0}: {1} transient fault, retry {2}: {3}",
-                            new Object[] {request.orderId(), request.operation(), retry, result.detail()});
+                    LOG.log(Level.FINE, "Order {0} (trace {4}): {1} transient fault, retry {2}: {3}",
+                            new Object[] {request.orderId(), request.operation(), retry, result.detail(),
+                                    TraceParent.traceId(request.trace())});
                     metrics.failed(request.operation(), result.isCircuitOpen()
                             ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);
+                    if (span.isRecording()) {
+                        span.addEvent((result.isCircuitOpen() ? "circuit open, retry " : "transient fault, retry ")
+                                + retry + ": " + Tracing.bounded(result.detail()));
+                    }
                     if (!sleep(backoff.delay(retry), request.completeBy())) {
                         return Optional.empty();
                     }
@@ -112,27 +154,56 @@ public class AttemptRunner {
      * Waits, if the operation has a per-second limit, until its call may start ({@link CallPacer}): false if
      * the complete-by comes first (or the wait is interrupted). Most waits end at the next second.
      */
-    private boolean paced(AgentRequest request) {
+    private boolean paced(AgentRequest request, Span attempt) {
         if (!pacer.paces(request.operation())) {
             return true;
         }
-        for (OffsetDateTime retryAt = pacer.tryStart(request.operation()); retryAt != null;
-                retryAt = pacer.tryStart(request.operation())) {
-            Duration wait = Duration.between(clocks.now(), retryAt);
-            if (!retryAt.isBefore(request.completeBy()) || !sleep(wait, request.completeBy())) {
-                return false;
+        Span waiting = null; // a span of the wait, if there is one: the flow limit's share of the attempt
+        try {
+            for (OffsetDateTime retryAt = pacer.tryStart(request.operation()); retryAt != null;
+                    retryAt = pacer.tryStart(request.operation())) {
+                if (waiting == null) {
+                    waiting = tracing.under(attempt, "flow-limit wait", SpanKind.INTERNAL);
+                }
+                Duration wait = Duration.between(clocks.now(), retryAt);
+                if (!retryAt.isBefore(request.completeBy()) || !sleep(wait, request.completeBy())) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            if (waiting != null) {
+                waiting.end();
             }
         }
-        return true;
     }
 
-    private CallResult call(AgentRequest request, Duration timeout) {
+    /**
+     * One call, in a span of its own under the attempt's: a client span for an HTTP service (whose traceparent
+     * header {@link HttpRemoteService} sends from it), one refused by an open circuit says so.
+     */
+    private CallResult call(AgentRequest request, Duration timeout, Span attempt, int retry) {
         long started = System.nanoTime();
-        CallResult result = services.route(request.operation()).call(request, timeout);
-        if (!result.isCircuitOpen()) {
-            metrics.called(request.operation(), Duration.ofNanos(System.nanoTime() - started));
+        ServiceCircuit service = services.route(request.operation());
+        Span span = tracing.under(attempt, service.callName(request.operation()), service.spanKind());
+        try (Scope ignored = span.makeCurrent()) {
+            CallResult result = service.call(request, timeout);
+            if (!result.isCircuitOpen()) {
+                metrics.called(request.operation(), Duration.ofNanos(System.nanoTime() - started));
+            }
+            if (span.isRecording()) {
+                span.setAttribute(Tracing.SERVICE, service.name());
+                span.setAttribute("overseer.call", (long) retry);
+                span.setAttribute(Tracing.OUTCOME, result.isCircuitOpen() ? "circuit open"
+                        : result.kind().name().toLowerCase(java.util.Locale.ROOT));
+                if (result.kind() != CallResult.Kind.SUCCESS) {
+                    Tracing.failed(span, result.detail());
+                }
+            }
+            return result;
+        } finally {
+            span.end();
         }
-        return result;
     }
 
     private Duration remaining(OffsetDateTime completeBy) {

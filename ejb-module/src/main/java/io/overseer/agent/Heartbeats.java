@@ -1,5 +1,6 @@
 package io.overseer.agent;
 
+import io.opentelemetry.api.trace.Span;
 import io.overseer.platform.Clocks;
 import io.overseer.statestore.StateStore;
 import jakarta.ejb.EJB;
@@ -48,6 +49,7 @@ public class Heartbeats {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public boolean beat(AgentRequest request) {
+        Span.current().addEvent("heartbeat"); // the attempt's span, on the agent's worker; a no-op untraced
         if (request.heartbeat() == null) {
             return fence.isCurrent(request);
         }

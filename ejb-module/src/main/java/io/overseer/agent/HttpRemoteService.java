@@ -1,5 +1,8 @@
 package io.overseer.agent;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.overseer.platform.TraceParent;
 import io.overseer.platform.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -96,9 +99,17 @@ public final class HttpRemoteService implements RemoteService {
         return payload;
     }
 
+    /**
+     * The call carries the current span's W3C trace context (the agent's call span, {@link AttemptRunner}) as
+     * {@code traceparent}, so that the service's own spans join the order's trace; nothing when not traced.
+     */
     @Override
     public CallResult call(AgentRequest request, Duration timeout) {
-        HttpRequest httpRequest = HttpRequest.newBuilder(uri(request.operation()))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(request.operation()));
+        if (Span.current().getSpanContext().isValid()) {
+            TraceParent.headers(Context.current()).forEach(builder::header);
+        }
+        HttpRequest httpRequest = builder
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", request.idempotencyKey())

@@ -1,5 +1,10 @@
 package io.overseer.agent;
 
+import io.overseer.platform.TraceParent;
+import io.opentelemetry.api.trace.SpanKind;
+import io.overseer.platform.Tracing;
+import jakarta.jms.JMSException;
+import java.time.Instant;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
@@ -64,6 +69,8 @@ public class RemoteServiceAgent implements MessageListener {
     Clocks clocks;
     @Inject
     DatabaseReachability database;
+    @Inject
+    Tracing tracing;
 
     @Override
     public void onMessage(Message message) {
@@ -85,10 +92,16 @@ public class RemoteServiceAgent implements MessageListener {
             return;
         }
         List<Future<?>> running = new ArrayList<>(requests.size());
+        Instant sent = tracing.on() ? sentAt(message) : null;
         for (AgentRequest request : requests) {
+            if (sent != null) {
+                // The request's wait in the broker, from the send to this delivery: a span of its own in the trace.
+                tracing.child("queued " + request.operation(), SpanKind.INTERNAL, request.trace(), sent).end();
+            }
             if (!current.contains(AttemptFence.key(request.orderId(), request.epoch()))) {
-                LOG.log(Level.FINE, "Order {0}: {1} attempt (epoch {2}) is no longer current; not started",
-                        new Object[] {request.orderId(), request.operation(), request.epoch()});
+                LOG.log(Level.FINE, "Order {0} (trace {3}): {1} attempt (epoch {2}) is no longer current; not started",
+                        new Object[] {request.orderId(), request.operation(), request.epoch(),
+                                TraceParent.traceId(request.trace())});
                 metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
                 continue;
             }
@@ -112,6 +125,16 @@ public class RemoteServiceAgent implements MessageListener {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** When the scheduler's courier sent the message (its JMSTimestamp), or null if the sender left it out. */
+    private static Instant sentAt(Message message) {
+        try {
+            long timestamp = message.getJMSTimestamp();
+            return timestamp > 0 ? Instant.ofEpochMilli(timestamp) : null;
+        } catch (JMSException e) {
+            return null;
         }
     }
 

@@ -50,6 +50,21 @@ public final class ServiceCircuit {
         return service;
     }
 
+    String name() {
+        return service.name();
+    }
+
+    /** A call's span name: the HTTP method and the operation for a configured HTTP service, else the service's. */
+    String callName(String operation) {
+        return service instanceof HttpRemoteService ? "POST " + operation : "call " + service.name();
+    }
+
+    /** A configured HTTP service's call is a client span (the service receives its traceparent). */
+    io.opentelemetry.api.trace.SpanKind spanKind() {
+        return service instanceof HttpRemoteService ? io.opentelemetry.api.trace.SpanKind.CLIENT
+                : io.opentelemetry.api.trace.SpanKind.INTERNAL;
+    }
+
     CircuitBreaker breaker() {
         return breaker;
     }

@@ -1,5 +1,10 @@
 package io.overseer.scheduler;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.agent.AgentRequest;
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
@@ -22,14 +27,49 @@ public class AgentGateway {
 
     @Inject
     Courier courier;
+    @Inject
+    Tracing tracing;
+    @Inject
+    InstanceIdentity instance;
 
+    /**
+     * Hands the attempt to the courier, inside its dispatch span (the producer of the agent's): the first span
+     * of each step attempt in the order's trace, its children the agent's work and the reply's application.
+     */
     public void request(Attempt attempt, OrderContent order) {
-        AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(), attempt.token(),
-                attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
-                attempt.completeBy(), order.customerId(),
-                order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList(),
-                attempt.heartbeat(), attempt.events());
-        courier.send(Parcel.batched(Destinations.AGENT_REQUESTS, attempt.operation(), request,
-                Map.of("operation", attempt.operation()), attempt.completeBy()));
+        Span span = tracing.child(dispatchSpanName(attempt), SpanKind.PRODUCER, attempt.trace());
+        try {
+            AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(),
+                    attempt.token(), attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
+                    attempt.completeBy(), order.customerId(),
+                    order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList(),
+                    attempt.heartbeat(), attempt.events(), TraceParent.of(span));
+            if (span.isRecording()) {
+                describe(span, attempt);
+            }
+            courier.send(Parcel.batched(Destinations.AGENT_REQUESTS, attempt.operation(), request,
+                    Map.of("operation", attempt.operation()), attempt.completeBy()));
+        } finally {
+            span.end();
+        }
+    }
+
+    /** "dispatch reserve", "dispatch undo reserve" (a compensation names the step it undoes). */
+    static String dispatchSpanName(Attempt attempt) {
+        return (attempt.compensation() ? "dispatch undo " : "dispatch ") + attempt.stepName();
+    }
+
+    private void describe(Span span, Attempt attempt) {
+        span.setAttribute(Tracing.ORDER_ID, attempt.orderId());
+        if (attempt.workflow() != null) {
+            span.setAttribute(Tracing.WORKFLOW, attempt.workflow());
+        }
+        span.setAttribute(Tracing.STEP, attempt.stepName());
+        span.setAttribute(Tracing.OPERATION, attempt.operation());
+        span.setAttribute(Tracing.EPOCH, attempt.epoch());
+        span.setAttribute(Tracing.ATTEMPT, (long) attempt.number());
+        span.setAttribute(Tracing.COMPENSATION, attempt.compensation());
+        span.setAttribute(Tracing.INSTANCE, instance.id());
+        span.setAttribute("overseer.complete_by", attempt.completeBy().toString());
     }
 }

@@ -1,6 +1,9 @@
 package io.overseer.scheduler;
 
+import io.overseer.platform.TraceParent;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
 import io.overseer.agent.AgentReply;
 import io.overseer.agent.FlowLimits;
 import io.overseer.messaging.DispatchQueue;
@@ -8,6 +11,7 @@ import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.ShutdownGate;
+import io.overseer.platform.Tracing;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.FlowWindows;
@@ -75,6 +79,8 @@ public class Scheduler {
     FlowLimits limits;
     @Inject
     MeterRegistry metrics;
+    @Inject
+    Tracing tracing;
 
     /**
      * Claims those of the given orders that wait for a scheduler and that no other transaction holds,
@@ -126,14 +132,15 @@ public class Scheduler {
      * either, raises a security alert, and is returned so that the caller dead-letters it.
      */
     public List<AgentReply> applyReplies(List<AgentReply> replies) {
+        OffsetDateTime began = clocks.now();
         StateStore.Locked batch = store.lockAll(replies.stream().map(AgentReply::orderId).distinct().toList());
         Map<String, OrderState> locked = batch.states().stream()
                 .collect(Collectors.toMap(OrderState::orderId, Function.identity()));
         PausedDispatch paused = locked.isEmpty() ? PausedDispatch.NONE : dispatchGate(batch.paused());
         ReplyBatch.Result result = ReplyBatch.apply(locked, replies,
                 state -> workflows.get(state.workflow(), state.workflowVersion()), instance.id(), clocks.now(), paused);
-        result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (epoch {1}, step {2}) ignored",
-                new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq()}));
+        result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (trace {3}; epoch {1}, step {2}) ignored",
+                new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq(), TraceParent.traceId(reply.trace())}));
         result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",
                 "a reply for the running attempt (epoch " + reply.epoch() + ", step " + reply.stepSeq()
                         + ") without its token was refused"));
@@ -142,7 +149,55 @@ public class Scheduler {
         announceFreedSlots(replies, result);
         request(result.started());
         result.moved().forEach(this::reportIfFinal);
+        if (tracing.on()) {
+            traceApplied(replies, result, locked, began);
+        }
         return result.forged();
+    }
+
+    /**
+     * Each traced reply's application, a span under the agent's (begun with the batch's transaction, so its
+     * length is the batch's): applied, stale or forged, and the order's state after it; an order the reply
+     * finished gets the final transition's span under it.
+     */
+    private void traceApplied(List<AgentReply> replies, ReplyBatch.Result result, Map<String, OrderState> locked,
+                              OffsetDateTime began) {
+        for (AgentReply reply : replies) {
+            Span span = tracing.child("apply " + reply.operation() + " reply", SpanKind.CONSUMER, reply.trace(),
+                    began.toInstant());
+            if (!span.isRecording()) {
+                span.end();
+                continue;
+            }
+            OrderState state = locked.get(reply.orderId());
+            span.setAttribute(Tracing.ORDER_ID, reply.orderId());
+            span.setAttribute(Tracing.OPERATION, reply.operation());
+            span.setAttribute(Tracing.EPOCH, reply.epoch());
+            span.setAttribute(Tracing.INSTANCE, instance.id());
+            span.setAttribute("overseer.reply", reply.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            String verdict = result.forged().contains(reply) ? "forged" : result.stale().contains(reply) ? "stale" : "applied";
+            span.setAttribute(Tracing.OUTCOME, verdict);
+            if (state != null) {
+                span.setAttribute(Tracing.STATE, state.processState().name());
+            }
+            if (!"applied".equals(verdict)) {
+                Tracing.failed(span, "reply " + verdict + ": not applied");
+            } else if (state.processState().isFinal()) {
+                finalTransition(span, state);
+            }
+            span.end();
+        }
+    }
+
+    /** The span of an order's last transition (Processed, Compensated, Error, Cancelled…), under {@code cause}. */
+    private void finalTransition(Span cause, OrderState state) {
+        Span span = tracing.under(cause, "order " + state.processState().name(), SpanKind.INTERNAL);
+        span.setAttribute(Tracing.ORDER_ID, state.orderId());
+        span.setAttribute(Tracing.STATE, state.processState().name());
+        if (state.processState() == ProcessState.Error) {
+            Tracing.failed(span, state.lastError());
+        }
+        span.end();
     }
 
     /**
@@ -207,9 +262,9 @@ public class Scheduler {
         Map<String, OrderContent> orders = contents.of(attempts.stream().map(Attempt::orderId).toList());
         for (Attempt attempt : attempts) {
             agents.request(attempt, orders.get(attempt.orderId()));
-            LOG.log(Level.FINE, "Order {0}: {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),
+            LOG.log(Level.FINE, "Order {0} (trace {5}): {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),
                     attempt.compensation() ? "compensation" : "step", attempt.operation(), attempt.epoch(),
-                    attempt.completeBy()});
+                    attempt.completeBy(), TraceParent.traceId(attempt.trace())});
         }
     }
 
@@ -218,7 +273,8 @@ public class Scheduler {
             alerts.raise(state.orderId(), "needs-operator", state.lastError());
         }
         if (state.processState().isFinal()) {
-            LOG.log(Level.FINE, "Order {0} {1}", new Object[] {state.orderId(), state.processState()});
+            LOG.log(Level.FINE, "Order {0} (trace {2}) {1}", new Object[] {state.orderId(), state.processState(),
+                    TraceParent.traceId(state.traceParent())});
         }
     }
 }

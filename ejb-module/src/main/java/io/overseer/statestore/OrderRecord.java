@@ -55,6 +55,9 @@ public abstract class OrderRecord {
     private History history = new History();
     @Column(name = "notify_submitter", nullable = false)
     private boolean notifySubmitter;
+    /** The submission span's W3C traceparent (see Tracing); null if the order is not traced. Set once. */
+    @Column(name = "trace_parent", length = 55, updatable = false)
+    private String traceParent;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
@@ -69,6 +72,16 @@ public abstract class OrderRecord {
         this.workflow = Objects.requireNonNull(workflow, "an order runs a workflow");
         this.workflowVersion = workflowVersion;
         this.createdAt = now;
+    }
+
+    /** The order's trace: every span about it is a child of this W3C traceparent (null: not traced). */
+    public String traceParent() {
+        return traceParent;
+    }
+
+    /** Joins the order to the trace of the span that submits it; only before the record is first stored. */
+    public void traceAs(String traceparent) {
+        this.traceParent = traceparent;
     }
 
     /** The submitter asked for status notifications (the order has a reply-to). */

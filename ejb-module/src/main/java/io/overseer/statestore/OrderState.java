@@ -305,7 +305,8 @@ public class OrderState extends OrderRecord {
                 paused.limits(operation) ? operation : null); // the operation is counted only where a limit needs it
         summarize();
         return new Attempt(orderId(), epoch, step.seq(), token, step.name(), operation, compensation, deadline, heartbeat,
-                compensation ? null : spec.event(), records().receivedEvents(definition));
+                compensation ? null : spec.event(), records().receivedEvents(definition), step.attempts(), workflow(),
+                traceParent());
     }
 
     /** The step named, whose running attempt has expired. */

@@ -1,5 +1,9 @@
 package io.overseer.submission;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
@@ -43,6 +47,10 @@ public class NewOrderListener implements MessageListener {
     OrderSubmission submission;
     @Inject
     DeadLetters deadLetters;
+    @Inject
+    Tracing tracing;
+
+    static final String RECEIVE_SPAN = "receive order";
 
     @Override
     public void onMessage(Message message) {
@@ -69,14 +77,36 @@ public class NewOrderListener implements MessageListener {
         }
     }
 
+    /**
+     * The order's trace begins with this delivery: a child of the sender's context when the message carries
+     * one ({@code traceparent} and {@code tracestate} string properties, W3C Trace Context; docs/tracing.md),
+     * else a new trace. A value that is not a valid one is ignored, never a reason to refuse the order.
+     */
     private void submit(Message message) throws JMSException {
-        try {
+        Span span = tracing.received(RECEIVE_SPAN, property(message, TraceParent.TRACEPARENT),
+                property(message, TraceParent.TRACESTATE));
+        try (Scope ignored = span.makeCurrent()) {
             submission.accept(OrderMessages.read(message));
         } catch (InvalidOrderException e) {
+            Tracing.failed(span, e.getMessage());
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
         } catch (BrokerUnavailableException e) {
             // Whose temporary queue the reply-to is could not be asked: delivered again, like any failure.
             throw new IllegalStateException(e.getMessage(), e);
+        } finally {
+            span.end();
+        }
+    }
+
+    /** A string property, or null if absent or not readable as one (a sender's mistake, not worth a refusal). */
+    private String property(Message message, String name) {
+        if (!tracing.on()) {
+            return null;
+        }
+        try {
+            return message.getStringProperty(name);
+        } catch (JMSException | RuntimeException e) {
+            return null;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.submission;
 
+import io.opentelemetry.api.trace.Span;
 import io.overseer.messaging.BrokerQueues;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.notification.ReplyTo;
@@ -9,6 +10,8 @@ import io.overseer.platform.Clocks;
 import io.overseer.platform.Json;
 import io.overseer.messaging.DispatchQueue;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderLine;
@@ -48,6 +51,10 @@ import java.util.stream.Collectors;
 public class OrderSubmission {
 
     private static final Logger LOG = Logger.getLogger(OrderSubmission.class.getName());
+    static final String SUBMIT_SPAN = "submit order";
+    /** The submission span's outcomes: a new order, or the earlier order of a repeated key. */
+    static final String CREATED = "created";
+    static final String REPLAYED = "replayed";
 
     @Inject
     StateStore store;
@@ -67,6 +74,8 @@ public class OrderSubmission {
     StatusNotifier notifier;
     @Inject
     BrokerQueues brokerQueues;
+    @Inject
+    Tracing tracing;
 
     /**
      * Stores a validated order and announces it to the schedulers, once per key: if an earlier submission
@@ -81,13 +90,24 @@ public class OrderSubmission {
      */
     public Submitted submit(OrderRequest request, SubmissionKey key, String submitter)
             throws InvalidOrderException, SubmissionKeyConflictException, BrokerUnavailableException {
-        WorkflowDefinition workflow = workflowOf(request); // before the key: a refused order takes no key
-        ReplyTo replyTo = replyTo(request, null, submitter);
-        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
-        String orderId = UUID.randomUUID().toString();
-        Optional<Submitted> earlier = earlierFor(key, orderId);
-        return earlier.isPresent() ? earlier.get()
-                : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId), false);
+        Span span = tracing.entry(SUBMIT_SPAN);
+        try {
+            WorkflowDefinition workflow = workflowOf(request); // before the key: a refused order takes no key
+            ReplyTo replyTo = replyTo(request, null, submitter);
+            OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
+            String orderId = UUID.randomUUID().toString();
+            Optional<Submitted> earlier = earlierFor(key, orderId);
+            Submitted submitted = earlier.isPresent() ? earlier.get()
+                    : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId, span), false);
+            traced(span, submitted.orderId(), submitted.replayed() ? REPLAYED : CREATED, workflow);
+            return submitted;
+        } catch (InvalidOrderException | SubmissionKeyConflictException | BrokerUnavailableException
+                 | RuntimeException e) {
+            refused(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     /**
@@ -111,8 +131,8 @@ public class OrderSubmission {
 
     /** A delayed order is not announced: nothing may claim it yet, and the due-order poller finds it in time. */
     private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
-                             OffsetDateTime notBefore, String orderId) {
-        create(request, workflow, replyTo, notBefore, orderId, orderId);
+                             OffsetDateTime notBefore, String orderId, Span span) {
+        create(request, workflow, replyTo, notBefore, orderId, orderId, span);
         if (notBefore == null) {
             dispatchQueue.announce(orderId);
         }
@@ -131,40 +151,50 @@ public class OrderSubmission {
      * or still delayed, claims nothing.
      */
     public String accept(OrderMessage message) throws InvalidOrderException, BrokerUnavailableException {
-        OrderRequest request;
+        Span span = tracing.entry(SUBMIT_SPAN);
         try {
-            request = Json.read(message.json(), OrderRequest.class);
-        } catch (JsonbException e) {
-            throw new InvalidOrderException("malformed order JSON: " + e.getMessage());
+            OrderRequest request;
+            try {
+                request = Json.read(message.json(), OrderRequest.class);
+            } catch (JsonbException e) {
+                throw new InvalidOrderException("malformed order JSON: " + e.getMessage());
+            }
+            if (request == null) {
+                throw new InvalidOrderException("empty order");
+            }
+            Set<ConstraintViolation<OrderRequest>> violations = validator.validate(request);
+            if (!violations.isEmpty()) {
+                throw new InvalidOrderException("invalid order: " + describe(violations));
+            }
+            // Everything that may refuse the order comes before the key: a refused order takes no key.
+            WorkflowDefinition workflow = workflowOf(request);
+            ReplyTo replyTo = replyTo(request, message.replyTo(), message.sender());
+            OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
+            String orderId = UUID.randomUUID().toString();
+            Optional<Submitted> earlier;
+            try {
+                earlier = earlierFor(messageKey(message, request), orderId);
+            } catch (SubmissionKeyConflictException e) {
+                throw new InvalidOrderException("idempotencyKey '" + message.idempotencyKey()
+                        + "' was already used for a different order");
+            }
+            if (earlier.isPresent()) {
+                dispatchQueue.announce(earlier.get().orderId());
+                traced(span, earlier.get().orderId(), REPLAYED, workflow);
+                return earlier.get().orderId();
+            }
+            create(request, workflow, replyTo, notBefore, message.correlationId(), orderId, span);
+            if (notBefore == null) {
+                dispatchQueue.announce(orderId);
+            }
+            traced(span, orderId, CREATED, workflow);
+            return orderId;
+        } catch (InvalidOrderException | BrokerUnavailableException | RuntimeException e) {
+            refused(span, e);
+            throw e;
+        } finally {
+            span.end();
         }
-        if (request == null) {
-            throw new InvalidOrderException("empty order");
-        }
-        Set<ConstraintViolation<OrderRequest>> violations = validator.validate(request);
-        if (!violations.isEmpty()) {
-            throw new InvalidOrderException("invalid order: " + describe(violations));
-        }
-        // Everything that may refuse the order comes before the key: a refused order takes no key.
-        WorkflowDefinition workflow = workflowOf(request);
-        ReplyTo replyTo = replyTo(request, message.replyTo(), message.sender());
-        OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), clocks.now()).orElse(null);
-        String orderId = UUID.randomUUID().toString();
-        Optional<Submitted> earlier;
-        try {
-            earlier = earlierFor(messageKey(message, request), orderId);
-        } catch (SubmissionKeyConflictException e) {
-            throw new InvalidOrderException("idempotencyKey '" + message.idempotencyKey()
-                    + "' was already used for a different order");
-        }
-        if (earlier.isPresent()) {
-            dispatchQueue.announce(earlier.get().orderId());
-            return earlier.get().orderId();
-        }
-        create(request, workflow, replyTo, notBefore, message.correlationId(), orderId);
-        if (notBefore == null) {
-            dispatchQueue.announce(orderId);
-        }
-        return orderId;
     }
 
     /** The message's key, scoped by the broker-validated user: two users never share keys. */
@@ -220,18 +250,40 @@ public class OrderSubmission {
 
     /** Notifications, if asked for, carry {@code correlationId}, or the order id if there is none. */
     private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, OffsetDateTime notBefore,
-                        String correlationId, String orderId) {
+                        String correlationId, String orderId, Span span) {
         var now = clocks.now();
         OrderState state = OrderState.pending(orderId, workflow, now, Actor.of(Actor.Kind.submission, instance.id()),
                 notBefore);
+        state.traceAs(TraceParent.of(span)); // every later span of the order is a child of this one
         if (replyTo != null) {
             notifier.subscribe(orderId, replyTo, correlationId != null ? correlationId : orderId);
             state.notifySubmitter();
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
         store.create(new CustomerOrder(orderId, request.customerId(), lines, now), state);
-        LOG.log(Level.FINE, "Order {0} Pending for customer {1} ({2})",
-                new Object[] {orderId, request.customerId(), workflow.name()});
+        LOG.log(Level.FINE, "Order {0} (trace {3}) Pending for customer {1} ({2})",
+                new Object[] {orderId, request.customerId(), workflow.name(), TraceParent.traceId(state.traceParent())});
+    }
+
+    /** What the submission span says once the outcome is known: created, or replayed (an earlier order's key). */
+    private void traced(Span span, String orderId, String outcome, WorkflowDefinition workflow) {
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.ORDER_ID, orderId);
+            span.setAttribute(Tracing.OUTCOME, outcome);
+            span.setAttribute(Tracing.WORKFLOW, workflow.name());
+            if (workflow.version() != null) {
+                span.setAttribute(Tracing.WORKFLOW_VERSION, workflow.version());
+            }
+            span.setAttribute(Tracing.INSTANCE, instance.id());
+        }
+    }
+
+    /** A submission refused (invalid, a key conflict, the broker unreachable): its span says why. */
+    private static void refused(Span span, Exception e) {
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.OUTCOME, e instanceof SubmissionKeyConflictException ? "conflict" : "refused");
+            Tracing.failed(span, e.getMessage());
+        }
     }
 
     private static String describe(Set<? extends ConstraintViolation<?>> violations) {

@@ -1,5 +1,9 @@
 package io.overseer.supervisor;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.HeldLease;
@@ -53,6 +57,8 @@ public class ExpiredStepRecovery {
     Clocks clocks;
     @EJB
     JobLease leases;
+    @Inject
+    Tracing tracing;
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     /** @return whether the order's attempt had expired and was retried or given up */
@@ -86,9 +92,27 @@ public class ExpiredStepRecovery {
         ExpiryDecision decision = RecoveryPolicy.of(step, state.isCompensating())
                 .onExpired(state.failuresIncludingExpiry(step.name()));
         // A retry is announced for when it is due; a compensation for when abandoned branches let it start.
+        Span span = tracing.child("supervisor: " + step.name() + " expired", SpanKind.INTERNAL, state.traceParent());
         state.recoverExpired(step.name(), decision, now, definition, supervisor)
                 .ifPresent(due -> dispatchQueue.announce(orderId, Duration.between(now, due)));
-        LOG.log(Level.INFO, "Order {0}: {1} expired (failure {2}); {3} → {4}",
-                new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState()});
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.ORDER_ID, orderId);
+            span.setAttribute(Tracing.STEP, step.name());
+            span.setAttribute(Tracing.EPOCH, state.epoch());
+            span.setAttribute(Tracing.OUTCOME, decision.kind().name().toLowerCase(java.util.Locale.ROOT));
+            span.setAttribute(Tracing.STATE, state.processState().name());
+            span.setAttribute(Tracing.INSTANCE, instance.id());
+            span.setAttribute("overseer.failures", (long) state.failureCount());
+            if (state.processState().isFinal()) {
+                Span last = tracing.under(span, "order " + state.processState().name(), SpanKind.INTERNAL);
+                last.setAttribute(Tracing.STATE, state.processState().name());
+                Tracing.failed(last, state.lastError());
+                last.end();
+            }
+        }
+        span.end();
+        LOG.log(Level.INFO, "Order {0} (trace {5}): {1} expired (failure {2}); {3} → {4}",
+                new Object[] {orderId, step.name(), state.failureCount(), decision.kind(), state.processState(),
+                        TraceParent.traceId(state.traceParent())});
     }
 }

@@ -1,5 +1,7 @@
 package io.overseer.admin;
 
+import org.mockito.Spy;
+import io.overseer.platform.Tracing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -65,6 +67,8 @@ class OperatorActionsTest {
     Clocks clocks;
     @Mock
     AuditLog audit;
+    @Spy
+    Tracing tracing = Tracing.off();
     @InjectMocks
     OperatorActions actions;
 

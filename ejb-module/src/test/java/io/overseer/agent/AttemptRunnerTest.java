@@ -30,6 +30,7 @@ class AttemptRunnerTest {
     void wire() {
         runner = new AttemptRunner();
         runner.clocks = new Clocks();
+        runner.tracing = io.overseer.platform.Tracing.off();
         runner.settings = new AgentSettings();
         runner.settings.backoffInitial = Duration.ofMillis(1);
         runner.settings.backoffCap = Duration.ofMillis(2);

@@ -111,6 +111,7 @@ class HotPathCostDbTest {
         scheduler.limits = mock(FlowLimits.class);
         when(scheduler.limits.isEmpty()).thenReturn(true);
         scheduler.metrics = new SimpleMeterRegistry();
+        scheduler.tracing = io.overseer.platform.Tracing.off();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.overseer.scheduler;
 
+import org.mockito.Spy;
+import io.overseer.platform.Tracing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
@@ -89,6 +91,8 @@ class SchedulerTest {
     DispatchQueue dispatchQueue;
     @Mock
     FlowLimits limits;
+    @Spy
+    Tracing tracing = Tracing.off();
     @InjectMocks
     Scheduler scheduler;
 

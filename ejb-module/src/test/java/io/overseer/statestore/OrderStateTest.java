@@ -206,7 +206,8 @@ class OrderStateTest {
         assertEquals(ProcessState.Processing, state.processState());
         assertEquals("node-a", state.lockedBy());
         assertEquals(T0.plus(LEASE), state.completeBy());
-        assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE), null, null, java.util.Map.of()), attempt);
+        assertEquals(new Attempt("o-1", 1, 0, attempt.token(), "reserve", "reserve", false, T0.plus(LEASE), null, null, java.util.Map.of(),
+                1, "order", null), attempt);
         assertEquals(32, attempt.token().length(), "128 random bits, hex");
         assertTrue(state.holdsToken(attempt.stepSeq(), attempt.token()));
         assertFalse(state.holdsToken(attempt.stepSeq(), "0".repeat(32)), "a guessed token");

@@ -1,5 +1,7 @@
 package io.overseer.submission;
 
+import org.mockito.Spy;
+import io.overseer.platform.Tracing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,6 +82,8 @@ class OrderSubmissionTest {
     StatusNotifier notifier;
     @Mock
     BrokerQueues brokerQueues;
+    @Spy
+    Tracing tracing = Tracing.off();
     @InjectMocks
     OrderSubmission submission;
 

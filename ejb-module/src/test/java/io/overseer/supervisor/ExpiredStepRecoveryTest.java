@@ -1,5 +1,7 @@
 package io.overseer.supervisor;
 
+import org.mockito.Spy;
+import io.overseer.platform.Tracing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,6 +79,8 @@ class ExpiredStepRecoveryTest {
     Clocks clocks;
     @Mock
     JobLease leases;
+    @Spy
+    Tracing tracing = Tracing.off();
     @InjectMocks
     ExpiredStepRecovery recovery;
 
