@@ -98,8 +98,8 @@ class FencingIT {
         Poll.until("the woken instance to abandon or be refused its old attempt", WAIT, () -> {
             String logs = log("fence-first") + log("fence-second");
             return logs.contains("Stale reply for order " + orderId)
-                    || logs.contains("Order " + orderId + ": " + OPERATION + " not done by its complete-by")
-                    || logs.contains("Order " + orderId + ": " + OPERATION + " attempt (epoch " + firstEpoch);
+                    || aboutOrder(logs, orderId, OPERATION + " not done by its complete-by")
+                    || aboutOrder(logs, orderId, OPERATION + " attempt (epoch " + firstEpoch);
         });
         JsonNode during = api.get(orderId);
         assertEquals("Processing", during.get("processState").asText(), during.toString());
@@ -125,6 +125,12 @@ class FencingIT {
             }
         }
         assertEquals(1, completions, "one completion in the history: " + api.history(orderId));
+    }
+
+    /** Whether a log line about the order (they read "Order ID (trace T): WHAT") says {@code what}. */
+    private static boolean aboutOrder(String logs, String orderId, String what) {
+        return java.util.regex.Pattern.compile("Order " + java.util.regex.Pattern.quote(orderId)
+                + " \\(trace [-0-9a-f]+\\): " + java.util.regex.Pattern.quote(what)).matcher(logs).find();
     }
 
     private static String log(String server) {
