@@ -94,6 +94,11 @@ public final class StackLayout {
         return dir.resolve("remote-service.jar");
     }
 
+    /** Zipkin's server as a runnable jar (io.zipkin:zipkin-server, classifier exec), for ./run --tracing. */
+    public Path zipkinServerJar() {
+        return dir.resolve("zipkin-server.jar");
+    }
+
     public Path postBootTemplate() {
         return dir.resolve("config/post-boot.asadmin");
     }
