@@ -32,6 +32,9 @@ public record LauncherOptions(
         Map<String, String> appProperties,
         ServerJit serverJit,    // the application server JVM's JIT compilers
         boolean ownHosts,       // --hosts namespaces: every process on a host (network namespace) of its own
+        boolean tracing,        // Zipkin and the OTLP relay started, the servers' MicroProfile Telemetry on
+        int zipkinPort,
+        int otlpPort,           // the relay's (TraceRelay)
         boolean help) {
 
     /** Local demo credentials, created by the launcher only; never a default anywhere else. */

@@ -41,6 +41,12 @@ enum Opt {
     HOSTS("--hosts", "OVERSEER_HOSTS", "loopback", "loopback|namespaces",
             "where the stack's processes run: this machine's loopback, or (root, for fault tests) each instance, broker,"
                     + " database host and the simulator in a network namespace of its own (docs/network-faults.md)"),
+    TRACING("--tracing", "OVERSEER_TRACING", "false", null,
+            "trace every request: Zipkin (the viewer) and an OTLP relay on loopback, the servers' MicroProfile"
+                    + " Telemetry on (docs/tracing.md); without it nothing is exported"),
+    ZIPKIN_PORT("--zipkin-port", "OVERSEER_ZIPKIN_PORT", "9411", "PORT", "with --tracing: Zipkin's API and UI"),
+    OTLP_PORT("--otlp-port", "OVERSEER_OTLP_PORT", "4318", "PORT",
+            "with --tracing: where the relay takes the servers' OTLP/HTTP and hands it to Zipkin"),
     SERVER_JIT("--server-jit", "OVERSEER_SERVER_JIT", ServerJit.C1.id(), ServerJit.ids(),
             "the application server JVM's JIT: c1 (C1 only: far less compiling on a small machine) or tiered"
                     + " (the JVM's default, C1 then C2; BENCHMARKS.md compares them)");

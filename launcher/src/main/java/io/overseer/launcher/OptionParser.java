@@ -139,6 +139,10 @@ final class OptionParser {
             throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
                     + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
         }
+        boolean tracing = switchValue(v, Opt.TRACING);
+        if (tracing) {
+            checkTracingPorts(v, runtime, instances);
+        }
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
                 stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
@@ -146,7 +150,8 @@ final class OptionParser {
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""), dbHa,
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
-                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls), help);
+                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls),
+                tracing, port(v, Opt.ZIPKIN_PORT), port(v, Opt.OTLP_PORT), help);
     }
 
     /**
@@ -225,6 +230,39 @@ final class OptionParser {
                         + " port on " + p + ", which is " + flag + ": move one of them");
             }
         }));
+    }
+
+    /**
+     * Zipkin and the relay take one port each: none of the stack's others, or one of them would fail to bind
+     * late in the start (a server's only after a minute of booting).
+     */
+    private static void checkTracingPorts(Map<Opt, String> v, AppRuntime runtime, int instances) {
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        for (Opt o : List.of(Opt.SIMULATOR_PORT, Opt.BROKER_PORT, Opt.CONSOLE_PORT, Opt.DB_PORT)) {
+            taken.put(o.flag, port(v, o));
+        }
+        for (int i = 0; i < instances; i++) {
+            taken.put(i == 0 ? Opt.HTTP_PORT.flag : "instance " + (i + 1) + "'s HTTP port", port(v, Opt.HTTP_PORT) + i);
+        }
+        if (runtime == AppRuntime.PAYARA_SERVER) {
+            PayaraServerNode.domainPorts(port(v, Opt.HTTP_PORT)).forEach((what, p) -> taken.put("Payara's " + what, p));
+        } else if (runtime == AppRuntime.WILDFLY) {
+            WildFlyNode.serverPorts(port(v, Opt.HTTP_PORT)).forEach((what, p) -> taken.put("WildFly's " + what, p));
+        }
+        int zipkin = port(v, Opt.ZIPKIN_PORT);
+        int otlp = port(v, Opt.OTLP_PORT);
+        if (zipkin == otlp) {
+            throw new UsageException(Opt.ZIPKIN_PORT.flag + " and " + Opt.OTLP_PORT.flag + " are both " + zipkin
+                    + ": move one of them");
+        }
+        for (Opt o : List.of(Opt.ZIPKIN_PORT, Opt.OTLP_PORT)) {
+            int p = port(v, o);
+            taken.forEach((what, q) -> {
+                if (q == p) {
+                    throw new UsageException(o.flag + " " + p + " is also " + what + ": move one of them");
+                }
+            });
+        }
     }
 
     private static int instances(Map<Opt, String> v) {

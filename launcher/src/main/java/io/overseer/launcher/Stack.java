@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole stack in dependency order (PostgreSQL, Artemis, simulator, the application server of
- * --runtime), each waited for, with the application server restarted if it dies. stop() undoes start() in
+ * The whole stack in dependency order (PostgreSQL, Artemis, simulator, with --tracing Zipkin and the OTLP
+ * relay, the application server of --runtime), each waited for, with the application server restarted if it dies. stop() undoes start() in
  * reverse order and is safe to call from a shutdown hook, twice, or after a failed start.
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
@@ -38,6 +38,7 @@ public final class Stack implements AutoCloseable {
     private final BrokerNode broker;
     private final BrokerPair brokerPair; // --broker-ha: broker is its primary
     private final SimulatorNode simulator;
+    private final TracingBackend tracing; // --tracing: Zipkin and the OTLP relay; else null
     private final List<AppInstance> instances;
     private final List<AppServerNode> appServers = new ArrayList<>();
     private final Deque<Node> started = new ConcurrentLinkedDeque<>();
@@ -97,6 +98,8 @@ public final class Stack implements AutoCloseable {
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 logs.resolve("simulator.log"));
         simulator.placeOn(placed("sim"));
+        this.tracing = options.tracing() ? new TracingBackend(layout, dataDir.resolve("zipkin"), options.zipkinPort(),
+                options.otlpPort(), logs.resolve("zipkin.log")) : null;
         this.instances = AppInstance.plan(options);
         for (AppInstance instance : instances) {
             Host host = placed("app" + instance.number());
@@ -105,7 +108,7 @@ public final class Stack implements AutoCloseable {
                     postgresHa == null ? options.effectiveDbUrl() : postgresHa.jdbcUrl(),
                     options.effectiveDbUser(), options.effectiveDbPassword(), brokerHost,
                     options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    samplesLinked(consoleLinked(instance.appProperties(options.appProperties()), options), dataDir),
+                    samplesLinked(consoleLinked(traced(instance), options), dataDir),
                     null, host.isLoopback() ? options.bindAddress() : host.address()).withJit(options.serverJit());
             if (brokerPair != null) {
                 config = config.withBrokerBackup(brokerPair.backup().host().address(), options.brokerBackupPort());
@@ -155,6 +158,9 @@ public final class Stack implements AutoCloseable {
                 startNode(broker);
             }
             startNode(simulator);
+            if (tracing != null) {
+                startNode(tracing); // before the servers, whose first requests are traced
+            }
             writeSampleWorkflows(dataDir);
             for (AppServerNode server : appServers) {
                 startNode(server);
@@ -207,6 +213,7 @@ public final class Stack implements AutoCloseable {
                     "TERM", runtime.label());
         }
         StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
+        StaleProcesses.stopUsing(dataDir.resolve("zipkin").toString(), "TERM", "Zipkin");
         StaleProcesses.stopUsing(dataDir.resolve("broker-backup").toString(), "TERM", "Artemis backup");
         StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
         StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
@@ -354,6 +361,25 @@ public final class Stack implements AutoCloseable {
 
     public SimulatorNode simulator() {
         return simulator;
+    }
+
+    /** Zipkin and the relay with --tracing, else null. */
+    public TracingBackend tracing() {
+        return tracing;
+    }
+
+    /**
+     * The instance's application properties, with --tracing those that export its traces to the relay first, so
+     * that a user's own -D otel.* (a sampler, say) wins.
+     */
+    private Map<String, String> traced(AppInstance instance) {
+        Map<String, String> own = instance.appProperties(options.appProperties());
+        if (tracing == null) {
+            return own;
+        }
+        Map<String, String> merged = new java.util.LinkedHashMap<>(tracing.appProperties(instance.name()));
+        merged.putAll(own);
+        return merged;
     }
 
     /** The first (or only) application server. */

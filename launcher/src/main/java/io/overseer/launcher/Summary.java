@@ -41,6 +41,11 @@ final class Summary {
             sb.append(row("Broker (external)", "tcp://" + o.brokerHost() + ":" + o.brokerPort()));
         }
         sb.append(row("Simulator", "http://localhost:" + o.simulatorPort() + "   (GET /health)"));
+        if (stack.tracing() != null) {
+            sb.append(row("Traces (Zipkin)", stack.tracing().uiUrl() + "   (API " + stack.tracing().zipkinUrl() + "/api/v2/)"))
+              .append(row("OTLP relay", stack.tracing().otlpEndpoint() + TraceRelay.TRACES_PATH
+                      + "   (OTLP/HTTP protobuf, to Zipkin; docs/tracing.md)"));
+        }
         if (stack.postgresHa() != null) {
             appendDatabaseHa(sb, stack.postgresHa());
         } else if (stack.postgres() != null) {
