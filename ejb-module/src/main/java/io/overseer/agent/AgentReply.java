@@ -4,15 +4,11 @@ package io.overseer.agent;
  * An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step, token) it answers.
  * {@code trace}: the W3C traceparent of the agent's span for the attempt, whose child the span of the reply's
  * application is (null when the order is not traced).
+ *
+ * <p>One constructor only: JSON-B (Yasson) refuses to read a record that has more than one.
  */
 public record AgentReply(String orderId, long epoch, int stepSeq, String token, String operation, Outcome outcome,
                          String detail, String trace) {
-
-    /** A reply outside any trace. */
-    public AgentReply(String orderId, long epoch, int stepSeq, String token, String operation, Outcome outcome,
-                      String detail) {
-        this(orderId, epoch, stepSeq, token, operation, outcome, detail, null);
-    }
 
     /** This reply, sent from within the agent's span {@code traceparent}. */
     public AgentReply tracedBy(String traceparent) {
@@ -31,16 +27,16 @@ public record AgentReply(String orderId, long epoch, int stepSeq, String token, 
 
     public static AgentReply succeeded(AgentRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
-                Outcome.SUCCEEDED, detail);
+                Outcome.SUCCEEDED, detail, null);
     }
 
     public static AgentReply handedBack(AgentRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
-                Outcome.HANDED_BACK, detail);
+                Outcome.HANDED_BACK, detail, null);
     }
 
     public static AgentReply failed(AgentRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
-                Outcome.FAILED, detail);
+                Outcome.FAILED, detail, null);
     }
 }

@@ -22,6 +22,8 @@ import java.util.Map;
  * <p>{@code trace}: the W3C traceparent of the scheduler's dispatch span, whose child the agent's span is;
  * in the body rather than a message property because one message carries the requests of many orders. Null
  * when the order is not traced.
+ *
+ * <p>One constructor only: JSON-B (Yasson) refuses to read a record that has more than one.
  */
 public record AgentRequest(
         String orderId,
@@ -36,14 +38,6 @@ public record AgentRequest(
         Duration heartbeat,
         Map<String, String> events,
         String trace) {
-
-    /** A request outside any trace. */
-    public AgentRequest(String orderId, long epoch, int stepSeq, String token, String operation, String idempotencyKey,
-                        OffsetDateTime completeBy, String customerId, List<Line> lines, Duration heartbeat,
-                        Map<String, String> events) {
-        this(orderId, epoch, stepSeq, token, operation, idempotencyKey, completeBy, customerId, lines, heartbeat, events,
-                null);
-    }
 
     public record Line(String sku, int quantity) {
     }

@@ -89,7 +89,7 @@ class AttemptFenceDbTest {
 
     private static AgentRequest request(String orderId, long epoch, int stepSeq) {
         return new AgentRequest(orderId, epoch, stepSeq, "token", "op", AgentRequest.idempotencyKey(orderId, "op"),
-                NOW.plusSeconds(30), "c", List.of(), null, Map.of());
+                NOW.plusSeconds(30), "c", List.of(), null, Map.of(), null);
     }
 
     /** Test data: the rows a claim leaves, written directly (the claim's own writes are StateStoreDbTest's). */

@@ -109,7 +109,7 @@ class AttemptRunnerTest {
 
     private static AgentRequest request(Duration left) {
         return new AgentRequest("o-1", 1, 0, "t0ken", "charge-payment", "o-1:charge-payment",
-                OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of(), null, java.util.Map.of());
+                OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of(), null, java.util.Map.of(), null);
     }
 
     /** Per-second flow limit: a limited operation's call waits for a start, each retry takes one too. */

@@ -41,7 +41,7 @@ class ServiceCircuitTest {
     };
     private final ServiceCircuit circuit = new ServiceCircuit(service,
             new HttpServiceConfig.CircuitSettings(true, 4, 4, 0.5, Duration.ofMillis(200), 1));
-    private final AgentRequest request = new AgentRequest("o", 1, 0, "t0ken", "op", "o:op", OffsetDateTime.now(), "c", List.of(), null, java.util.Map.of());
+    private final AgentRequest request = new AgentRequest("o", 1, 0, "t0ken", "op", "o:op", OffsetDateTime.now(), "c", List.of(), null, java.util.Map.of(), null);
 
     @Test
     void transientFaultsOpenItAndATrialCallAfterTheDelayClosesIt() throws Exception {

@@ -136,7 +136,7 @@ class HotPathCostDbTest {
             requested.clear();
             for (Attempt attempt : attempts) {
                 inScheduler(s -> s.applyReplies(List.of(new AgentReply(attempt.orderId(), attempt.epoch(),
-                        attempt.stepSeq(), attempt.token(), attempt.operation(), AgentReply.Outcome.SUCCEEDED, "ok"))));
+                        attempt.stepSeq(), attempt.token(), attempt.operation(), AgentReply.Outcome.SUCCEEDED, "ok", null))));
             }
         }
 

@@ -46,7 +46,7 @@ class ReplyBatchTest {
 
     private AgentReply reply(String orderId, Outcome outcome) {
         Attempt attempt = running.get(orderId);
-        return new AgentReply(orderId, attempt.epoch(), attempt.stepSeq(), attempt.token(), attempt.operation(), outcome, "d");
+        return new AgentReply(orderId, attempt.epoch(), attempt.stepSeq(), attempt.token(), attempt.operation(), outcome, "d", null);
     }
 
     @Test
@@ -58,11 +58,11 @@ class ReplyBatchTest {
         AgentReply good = reply("succeeds", Outcome.SUCCEEDED);
         AgentReply refused = reply("fails", Outcome.FAILED);
         AgentReply lateEpoch = new AgentReply("succeeds", 0, 0, running.get("succeeds").token(), "reserve",
-                Outcome.FAILED, "from an abandoned attempt");
+                Outcome.FAILED, "from an abandoned attempt", null);
         Attempt attempt = running.get("forged");
         AgentReply forged = new AgentReply("forged", attempt.epoch(), attempt.stepSeq(), "0".repeat(32), "reserve",
-                Outcome.SUCCEEDED, "guessed");
-        AgentReply unknown = new AgentReply("nobody", 1, 0, "t", "reserve", Outcome.SUCCEEDED, "d");
+                Outcome.SUCCEEDED, "guessed", null);
+        AgentReply unknown = new AgentReply("nobody", 1, 0, "t", "reserve", Outcome.SUCCEEDED, "d", null);
         AgentReply once = reply("repeated", Outcome.SUCCEEDED);
 
         ReplyBatch.Result result = ReplyBatch.apply(locked,

@@ -214,7 +214,7 @@ class SchedulerTest {
         when(store.lockAll(List.of("o-9"))).thenReturn(locked());
 
         assertEquals(List.of(), scheduler.applyReplies(List.of(new AgentReply("o-9", 4, 0, "t", "reserve-inventory",
-                Outcome.SUCCEEDED, "late"))));
+                Outcome.SUCCEEDED, "late", null))));
 
         verify(store, never()).pausedDispatch();
         verifyNoInteractions(agents, alerts);
@@ -290,7 +290,7 @@ class SchedulerTest {
     }
 
     private static AgentReply reply(Attempt attempt, String token, Outcome outcome) {
-        return new AgentReply(attempt.orderId(), attempt.epoch(), attempt.stepSeq(), token, attempt.operation(), outcome, "d");
+        return new AgentReply(attempt.orderId(), attempt.epoch(), attempt.stepSeq(), token, attempt.operation(), outcome, "d", null);
     }
 
     private static String lastReason(OrderState state, String toState) {

@@ -127,6 +127,7 @@ public final class TestStack implements LauncherSessionListener {
     private static SimulatorNode simulator;
     private static StackLayout layout;
     private static Path workDir;
+    private static io.overseer.launcher.TracingBackend tracing;
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
@@ -241,6 +242,10 @@ public final class TestStack implements LauncherSessionListener {
 
 
     private static synchronized void stopAll() {
+        if (tracing != null) {
+            tracing.stop();
+            tracing = null;
+        }
         if (simulator != null) {
             simulator.stop();
         }
@@ -253,6 +258,22 @@ public final class TestStack implements LauncherSessionListener {
         simulator = null;
         broker = null;
         postgres = null;
+    }
+
+    /**
+     * The trace viewer and the relay to it (Zipkin, {@link io.overseer.launcher.TracingBackend}), started by the
+     * first test that asks and stopped with the stack; its {@code appProperties(instance)} turn a server's
+     * tracing on.
+     */
+    public static synchronized io.overseer.launcher.TracingBackend tracing() throws IOException {
+        requireStarted();
+        if (tracing == null) {
+            io.overseer.launcher.TracingBackend backend = new io.overseer.launcher.TracingBackend(layout,
+                    workDir.resolve("zipkin"), freePort(), freePort(), workDir.resolve("logs").resolve("zipkin.log"));
+            backend.start();
+            tracing = backend;
+        }
+        return tracing;
     }
 
     /** Application properties for test servers: short deadlines so expiries happen within seconds. */

@@ -1,5 +1,11 @@
 package io.overseer.system;
 
+import java.util.stream.Collectors;
+import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.List;
+import io.overseer.support.Traces;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,7 +65,7 @@ class FencingIT {
     void aFrozenInstanceWakingAfterItsAttemptExpiredCannotChangeTheNewerAttempt() throws Exception {
         SimulatorApi simulator = TestStack.simulator();
         simulator.clearFaults();
-        first = SystemServers.payaraMicro("fence-first", RETRIES);
+        first = SystemServers.payaraMicro("fence-first", traced("fence-first"));
         first.start();
         OrdersApi firstApi = new OrdersApi(URI.create(first.baseUrl()));
 
@@ -78,7 +84,7 @@ class FencingIT {
 
         // A second instance takes the expired attempt over; its own call hangs.
         long faultsBeforeTakeOver = simulator.stats().get("faultsInjected").asLong();
-        second = SystemServers.payaraMicro("fence-second", RETRIES);
+        second = SystemServers.payaraMicro("fence-second", traced("fence-second"));
         second.start();
         OrdersApi api = new OrdersApi(URI.create(second.baseUrl()));
         try {
@@ -125,6 +131,37 @@ class FencingIT {
             }
         }
         assertEquals(1, completions, "one completion in the history: " + api.history(orderId));
+        oneTraceAcrossBothInstances(orderId, simulator);
+    }
+
+    /**
+     * Issue 28: the order is one trace though its attempts ran on two instances, one of them frozen mid-call:
+     * the first attempt dispatched by one instance, the supervisor's decision, the take-over by the other, each
+     * under the order's submission span; every call the simulator saw carried the trace, from a call span the
+     * trace holds (the frozen instance's spans leave once it wakes).
+     */
+    private static void oneTraceAcrossBothInstances(String orderId, SimulatorApi simulator) throws IOException {
+        Traces traces = new Traces(TestStack.tracing().zipkinUrl());
+        List<Traces.SpanView> spans = traces.awaitOrderTrace(orderId, WAIT, "both instances' attempts and the end",
+                all -> Traces.finished("Processed").test(all) && dispatchers(all).size() >= 2
+                        && all.stream().filter(s -> "CLIENT".equals(s.kind())).count() >= simulator.traceCalls(orderId).size());
+        List<Traces.SpanView> dispatches = Traces.assertStepAttempts(spans, orderId, List.of(OPERATION), "Processed");
+        assertTrue(dispatchers(spans).size() >= 2, "attempts dispatched by both instances: " + dispatches);
+        Traces.SpanView expiry = Traces.named(spans, "supervisor: " + OPERATION + " expired");
+        assertTrue(expiry.timestamp() > dispatches.get(0).timestamp(), "the supervisor's decision after the first attempt");
+        Traces.assertCallsCarriedTheTrace(simulator, orderId, spans, 2, false);
+    }
+
+    private static Set<String> dispatchers(List<Traces.SpanView> spans) {
+        return spans.stream().filter(s -> s.name().startsWith("dispatch ")).map(s -> s.tag("overseer.instance"))
+                .collect(Collectors.toSet());
+    }
+
+    /** The retries above, and tracing on (the test stack's Zipkin). */
+    private static Map<String, String> traced(String name) throws IOException {
+        Map<String, String> properties = new HashMap<>(RETRIES);
+        properties.putAll(TestStack.tracing().appProperties(name));
+        return properties;
     }
 
     /** Whether a log line about the order (they read "Order ID (trace T): WHAT") says {@code what}. */

@@ -1,5 +1,7 @@
 package io.overseer.system;
 
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import io.overseer.support.Traces;
 import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -90,7 +92,9 @@ class RuntimesIT {
                     test(id + " starts", s::start),
                     test(id + ": only HTTP listens on the bind address, everything else on 127.0.0.1",
                             () -> s.ready().onlyHttpMovesToTheBindAddress()),
-                    test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed())), Stream.concat(payaraServerOnly, Stream.of(
+                    test(id + ": an order is Processed", () -> s.ready().anOrderIsProcessed()),
+                    test(id + ": one trace per order, from the submitter's traceparent or a new one, a bad one ignored",
+                            () -> s.ready().oneTracePerOrder())), Stream.concat(payaraServerOnly, Stream.of(
                     test(id + ": readiness shows the pool's connections end a transaction left idle 30 s",
                             () -> s.ready().idleTransactionsAreBounded()),
                     test(id + ": a hanging call is retried by the supervisor", () -> s.ready().aHangingCallIsRetried()),
@@ -118,6 +122,7 @@ class RuntimesIT {
         private AppServerNode server;
         private OrdersApi api;
         private final SimulatorApi simulator = TestStack.simulator();
+        private Traces traces;
         /** What the HTTP port answered before the application's checks were in it; null if it answered nothing. */
         private final AtomicReference<String> earlyAnswer = new AtomicReference<>();
 
@@ -132,6 +137,9 @@ class RuntimesIT {
                     postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
                     TestStack.simulatorUrl(), TestStack.appProperties(), "512m", BIND_ADDRESS);
             String name = "runtime-" + runtime.id();
+            // Traced, as ./run --tracing runs it: the scenarios below read the orders' traces in Zipkin.
+            traces = new Traces(TestStack.tracing().zipkinUrl());
+            config = config.withAppProperties(TestStack.tracing().appProperties(name));
             Path dir = TestStack.workDir().resolve(name);
             server = runtime.newNode(TestStack.layout(), name, dir, dir.resolve(name + ".log"), config);
             TestStack.USERS.forEach(server::addRealmUser);
@@ -290,6 +298,85 @@ class RuntimesIT {
             assertEquals("charge-payment", charge.get("name").asText());
             assertTrue(charge.get("attempts").asInt() >= 2, "the hanging attempt was retried: " + charge);
             assertEquals(STEPS, operations(orderId), "each call applied once");
+            // Issue 28: the retry is in the order's one trace, after the supervisor's decision.
+            List<Traces.SpanView> spans = traces.awaitOrderTrace(orderId, WAIT, "its final transition",
+                    Traces.finished("Processed"));
+            List<Traces.SpanView> dispatches = Traces.assertStepAttempts(spans, orderId, STEPS, "Processed");
+            List<Traces.SpanView> charges = dispatches.stream()
+                    .filter(d -> "charge-payment".equals(d.tag("overseer.operation"))).toList();
+            assertTrue(charges.size() >= 2, "both charge attempts: " + spans);
+            assertEquals(List.of("1", "2"), charges.subList(0, 2).stream().map(d -> d.tag("overseer.attempt")).toList());
+            Traces.SpanView expiry = Traces.named(spans, "supervisor: charge-payment expired");
+            assertTrue(expiry.tag("overseer.outcome").startsWith("retry"), expiry.toString());
+            assertTrue(charges.get(0).timestamp() < expiry.timestamp() && expiry.timestamp() < charges.get(1).timestamp(),
+                    "the supervisor's decision between the attempts: " + spans);
+            Traces.assertCallsCarriedTheTrace(simulator, orderId, spans, STEPS.size() + 1, false);
+        }
+
+        /**
+         * Issue 28: orders submitted with the caller's W3C traceparent, without one, and with a malformed one and
+         * a hostile tracestate (accepted all the same, in a trace of their own). Each order is one trace in the
+         * viewer: the HTTP server span, the submission under it, and each step's dispatch, the agent's span, its
+         * call and the reply's application in the workflow's order, the final transition last; the simulator saw
+         * the trace on every call, from the agent's call span.
+         */
+        void oneTracePerOrder() {
+            String callerTrace = randomHex(32);
+            String callerSpan = randomHex(16);
+            Http.Reply withParent = submit("c-rt-traced-" + runtime.id(),
+                    Map.of("traceparent", "00-" + callerTrace + "-" + callerSpan + "-01"));
+            Http.Reply without = submit("c-rt-untraced-" + runtime.id(), Map.of());
+            Http.Reply bad = submit("c-rt-badtrace-" + runtime.id(), Map.of(
+                    "traceparent", "00-" + "A".repeat(32) + "-" + callerSpan + "-01" + "x".repeat(2_000),
+                    "tracestate", "k=" + "v".repeat(2_000) + ",=,==,K@Y=x y"));
+            for (Http.Reply reply : List.of(withParent, without, bad)) {
+                assertEquals(202, reply.status(), reply.body());
+            }
+            String tracedId = withParent.json().get("orderId").asText();
+            List<Traces.SpanView> traced = orderTrace(tracedId);
+            assertEquals(callerTrace, traced.get(0).traceId(), "the order joined the submitter's trace: " + traced);
+            Traces.SpanView server = serverSpanOf(traced);
+            assertEquals(callerSpan, server.parentId(), "the HTTP server span is the caller's child: " + server);
+
+            for (Http.Reply reply : List.of(without, bad)) {
+                String orderId = reply.json().get("orderId").asText();
+                List<Traces.SpanView> spans = orderTrace(orderId);
+                assertNotEquals(callerTrace, spans.get(0).traceId());
+                assertEquals(null, serverSpanOf(spans).parentId(), "a trace of its own, rooted at the request: " + spans);
+            }
+            Traces.assertCallsCarriedTheTrace(simulator, tracedId, traced, STEPS.size(), false);
+        }
+
+        private List<Traces.SpanView> orderTrace(String orderId) {
+            JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error", "Compensated");
+            assertEquals("Processed", order.get("processState").asText(), order.toString());
+            List<Traces.SpanView> spans = traces.awaitOrderTrace(orderId, WAIT, "its final transition",
+                    Traces.finished("Processed"));
+            Traces.assertStepAttempts(spans, orderId, STEPS, "Processed");
+            return spans;
+        }
+
+        /** The HTTP server span the submission span is a child of (MicroProfile Telemetry's, for JAX-RS). */
+        private static Traces.SpanView serverSpanOf(List<Traces.SpanView> spans) {
+            Traces.SpanView submit = Traces.named(spans, "submit order");
+            return spans.stream().filter(s -> s.id().equals(submit.parentId()) && "SERVER".equals(s.kind())).findFirst()
+                    .orElseThrow(() -> new AssertionError("the submission's parent is the server span: " + spans));
+        }
+
+        private Http.Reply submit(String customerId, Map<String, String> headers) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(api.base().resolve("api/orders"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(OrdersApi.order(customerId, "A-1", 1)));
+            headers.forEach(request::header);
+            return Http.send(Http.authorized(request, api.credentials()));
+        }
+
+        private static String randomHex(int length) {
+            StringBuilder hex = new StringBuilder();
+            while (hex.length() < length) {
+                hex.append(Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE));
+            }
+            return hex.substring(0, length);
         }
 
         void aRefusedStepIsCompensated() {
