@@ -391,16 +391,25 @@ class RuntimesIT {
         /** Artemis Core with a temporary reply queue, as a legacy javax/jakarta JMS client sends. */
         void aLegacyJmsClientsOrder() {
             String correlationId = "corr-rt-" + UUID.randomUUID();
+            String senderTrace = randomHex(32);
             try (JMSContext jms = JmsProtocol.CORE.factory(TestStack.BROKER_SUBMITTER).createContext()) {
                 TemporaryQueue replies = jms.createTemporaryQueue();
                 JMSConsumer consumer = jms.createConsumer(replies);
+                // The sender's trace context as W3C properties (docs/jms.md): the order joins the sender's trace.
                 jms.createProducer().setJMSReplyTo(replies).setJMSCorrelationID(correlationId)
+                        .setProperty("traceparent", "00-" + senderTrace + "-" + randomHex(16) + "-01")
                         .send(jms.createQueue("orders"), OrdersApi.order("c-rt-jms-" + runtime.id(), "A-1", 1));
                 List<Notification> notifications = Notification.untilFinal(consumer, WAIT);
                 assertEquals(List.of("received", "step-completed", "step-completed", "step-completed", "processed"),
                         Notification.events(notifications), notifications.toString());
                 notifications.forEach(n -> assertEquals(correlationId, n.correlationId(), n.toString()));
-                assertEquals("Processed", api.get(notifications.get(0).orderId()).get("processState").asText());
+                String orderId = notifications.get(0).orderId();
+                assertEquals("Processed", api.get(orderId).get("processState").asText());
+                List<Traces.SpanView> spans = traces.awaitOrderTrace(orderId, WAIT, "its final transition",
+                        Traces.finished("Processed"));
+                assertEquals(senderTrace, spans.get(0).traceId(), "the order joined the sender's trace: " + spans);
+                Traces.assertStepAttempts(spans, orderId, STEPS, "Processed");
+                assertEquals(Traces.named(spans, "receive order").id(), Traces.named(spans, "submit order").parentId());
             }
         }
 
