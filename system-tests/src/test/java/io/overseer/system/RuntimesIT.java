@@ -555,7 +555,7 @@ class RuntimesIT {
     }
 
     /** An HTTP port whose runtime's other ports (Payara Server's domain, WildFly's offset ones) are free too. */
-    private static int httpPort(AppRuntime runtime) {
+    static int httpPort(AppRuntime runtime) {
         if (runtime == AppRuntime.PAYARA_MICRO) {
             return TestStack.freePort();
         }
