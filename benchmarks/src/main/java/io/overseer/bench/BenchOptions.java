@@ -27,7 +27,8 @@ record BenchOptions(
         Path report,
         Path root,
         List<String> appProperties,
-        String serverJit) {
+        String serverJit,
+        double tracing) { // 0: off (the default, as on any server); else on, sampling this share of new traces
 
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -57,6 +58,11 @@ record BenchOptions(
                                       c1, the launcher's; tiered is the JVM's own C1-then-C2), named in the report
               --app-property K=V      an application property for this run's server (repeatable), e.g.
                                       overseer.submission.concurrency=8; the report names every one
+              --tracing               MicroProfile Telemetry on, every order traced (100 %), exported to Zipkin
+                                      beside the stack (./run --tracing: ports PORT-BASE+5 and +6); the report
+                                      says so. Without it the servers' default: tracing off
+              --tracing-ratio R       as --tracing, sampling the share R (0 < R <= 1) of new traces
+                                      (parentbased_traceidratio)
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
               --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
               --help                  this text
@@ -81,6 +87,7 @@ record BenchOptions(
         Path report = null;
         List<String> appProperties = new ArrayList<>();
         String serverJit = "c1";
+        double tracing = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -101,6 +108,8 @@ record BenchOptions(
                 case "--title" -> title = value(args, ++i, a);
                 case "--app-property" -> appProperties.add(property(a, value(args, ++i, a)));
                 case "--server-jit" -> serverJit = jit(a, value(args, ++i, a));
+                case "--tracing" -> tracing = 1.0;
+                case "--tracing-ratio" -> tracing = ratio(a, value(args, ++i, a));
                 case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
                 default -> throw new UsageException("unknown option: " + a);
             }
@@ -110,7 +119,34 @@ record BenchOptions(
         }
         requirePlaceable(runtime, portBase);
         return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
-                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit);
+                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit, tracing);
+    }
+
+    /** A share of traces to sample: more than 0, at most 1. */
+    private static double ratio(String option, String value) {
+        try {
+            double r = Double.parseDouble(value.trim());
+            if (r > 0 && r <= 1) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new UsageException(option + " wants a share of traces, 0 < R <= 1, not: " + value);
+    }
+
+    boolean traced() {
+        return tracing > 0;
+    }
+
+    /** Zipkin's port under --tracing. */
+    int zipkinPort() {
+        return portBase + 5;
+    }
+
+    /** The OTLP relay's port under --tracing. */
+    int otlpPort() {
+        return portBase + 6;
     }
 
     /** c1 or tiered, as the launcher's --server-jit takes them; anything else fails before the start. */
@@ -157,6 +193,9 @@ record BenchOptions(
     List<Integer> allPorts() {
         List<Integer> all = new ArrayList<>(ports());
         all.addAll(runtime.extraPorts(httpPort()).values());
+        if (traced()) {
+            all.addAll(List.of(zipkinPort(), otlpPort()));
+        }
         return all;
     }
 

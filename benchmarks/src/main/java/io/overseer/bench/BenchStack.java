@@ -67,6 +67,15 @@ final class BenchStack implements AutoCloseable {
         for (String property : options.appProperties()) {
             cmd.addAll(List.of("-D", property));
         }
+        if (options.traced()) {
+            // ./run --tracing: Zipkin and the relay beside the stack, every span exported (docs/tracing.md).
+            cmd.addAll(List.of("--tracing", "--zipkin-port", Integer.toString(options.zipkinPort()),
+                    "--otlp-port", Integer.toString(options.otlpPort())));
+            if (options.tracing() < 1) {
+                cmd.addAll(List.of("-D", "otel.traces.sampler=parentbased_traceidratio",
+                        "-D", "otel.traces.sampler.arg=" + options.tracing()));
+            }
+        }
         if (runtime == BenchRuntime.PAYARA_MICRO) {
             // With the post-boot file's interface, Micro's data grid stays on loopback. Payara Server's node
             // sets this property itself; WildFly has no Hazelcast.

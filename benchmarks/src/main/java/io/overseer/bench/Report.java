@@ -45,7 +45,10 @@ final class Report {
                 + o.scaleFinished().get(0) + " and " + o.scaleFinished().get(1) + " finished orders. The launcher's"
                 + " defaults otherwise: PostgreSQL fsync and synchronous_commit on, Artemis NIO journal, application"
                 + " properties at their defaults (complete-by 30 s, stranded-after 10 s)"
-                + (o.appProperties().isEmpty() ? "." : " but for **" + String.join(", ", o.appProperties()) + "**."));
+                + (o.appProperties().isEmpty() ? "." : " but for **" + String.join(", ", o.appProperties()) + "**.")
+                + (o.traced() ? " **Tracing on** (`--tracing`), sampling " + f1(o.tracing() * 100) + " % of new traces,"
+                        + " exported to Zipkin beside the stack (its CPU and the launcher's relay are not in the costs below)."
+                        : " Tracing off (the servers' default)."));
         double[] load = run.sampler.load(null);
         line("Load average (1 min) during the run: min " + f2(load[0]) + ", mean " + f2(load[1]) + ", max " + f2(load[2])
                 + " on " + m.cores() + " cores (other work on the machine included). Everything on one machine: the"

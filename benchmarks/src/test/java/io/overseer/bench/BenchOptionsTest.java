@@ -32,6 +32,20 @@ class BenchOptionsTest {
     }
 
     @Test
+    void tracingIsOffUnlessAskedForAndThenNeedsTwoMorePorts() {
+        BenchOptions off = BenchOptions.parse(new String[0], ROOT);
+        assertEquals(false, off.traced());
+        assertEquals(5, off.allPorts().size());
+        BenchOptions on = BenchOptions.parse(new String[] {"--tracing"}, ROOT);
+        assertEquals(1.0, on.tracing());
+        assertTrue(on.allPorts().containsAll(List.of(18385, 18386)), on.allPorts().toString());
+        assertEquals(0.1, BenchOptions.parse(new String[] {"--tracing-ratio", "0.1"}, ROOT).tracing());
+        for (String bad : new String[] {"0", "1.5", "-1", "ten"}) {
+            assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(new String[] {"--tracing-ratio", bad}, ROOT), bad);
+        }
+    }
+
+    @Test
     void applicationPropertiesAreKeptInOrderAndNoneByDefault() {
         assertEquals(List.of(), BenchOptions.parse(new String[0], ROOT).appProperties());
         BenchOptions o = BenchOptions.parse(new String[] {"--app-property", "overseer.submission.concurrency=1000",
