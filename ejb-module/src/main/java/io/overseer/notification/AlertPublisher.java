@@ -1,5 +1,6 @@
 package io.overseer.notification;
 
+import io.overseer.platform.TraceParent;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
@@ -29,8 +30,16 @@ public class AlertPublisher {
     Clocks clocks;
 
     public void raise(String orderId, String kind, String reason) {
-        Alert alert = new Alert(orderId, kind, reason, instance.id(), clocks.now());
-        LOG.log(Level.WARNING, "ALERT {0} for order {1}: {2}", new Object[] {kind, orderId, reason});
+        raise(orderId, null, kind, reason);
+    }
+
+    /** An alert about an order whose trace is {@code traceparent} (null if not traced): the alert names the trace. */
+    public void raise(String orderId, String traceparent, String kind, String reason) {
+        String traceId = traceparent == null ? null : TraceParent.traceId(traceparent);
+        Alert alert = new Alert(orderId, kind, reason, instance.id(), clocks.now(), "-".equals(traceId) ? null : traceId);
+        // The trace last: the line's start ("ALERT kind for order id:") is what log readers match (the chaos runner).
+        LOG.log(Level.WARNING, "ALERT {0} for order {1}: {2} (trace {3})",
+                new Object[] {kind, orderId, reason, alert.traceId() == null ? "-" : alert.traceId()});
         courier.send(Parcel.single(Destinations.ALERTS, true, Json.write(alert),
                 Map.of(Destinations.ORDER_ID, orderId == null ? "" : orderId, "kind", kind), null, null));
     }

@@ -118,12 +118,28 @@ public class Scheduler {
         PausedDispatch paused = dispatchGate(claimable.paused());
         List<Attempt> attempts = new ArrayList<>(claimable.states().size());
         for (OrderState state : claimable.states()) {
+            String heldBefore = state.throttledOn();
             attempts.addAll(state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()),
                     scheduler, reason, paused));
             store.saveHistory(state);
+            if (state.throttledOn() != null && !state.throttledOn().equals(heldBefore) && tracing.on()) {
+                traceHeld(state); // once per wait, as its history notes it: not at every claim that finds it held
+            }
         }
         request(attempts);
         return attempts.size();
+    }
+
+    /**
+     * A claim that a flow limit held back: the order waits for a slot of that operation (until a reply frees
+     * one, or its retry instant). A span says so in its trace, where the wait would otherwise be a gap.
+     */
+    private void traceHeld(OrderState state) {
+        Span span = tracing.child("flow limit: waiting for " + state.throttledOn(), SpanKind.INTERNAL, state.traceParent());
+        span.setAttribute(Tracing.ORDER_ID, state.orderId());
+        span.setAttribute(Tracing.OPERATION, state.throttledOn());
+        span.setAttribute(Tracing.INSTANCE, instance.id());
+        span.end();
     }
 
     /**
@@ -141,7 +157,7 @@ public class Scheduler {
                 state -> workflows.get(state.workflow(), state.workflowVersion()), instance.id(), clocks.now(), paused);
         result.stale().forEach(reply -> LOG.log(Level.FINE, "Stale reply for order {0} (trace {3}; epoch {1}, step {2}) ignored",
                 new Object[] {reply.orderId(), reply.epoch(), reply.stepSeq(), TraceParent.traceId(reply.trace())}));
-        result.forged().forEach(reply -> alerts.raise(reply.orderId(), "forged-reply",
+        result.forged().forEach(reply -> alerts.raise(reply.orderId(), reply.trace(), "forged-reply",
                 "a reply for the running attempt (epoch " + reply.epoch() + ", step " + reply.stepSeq()
                         + ") without its token was refused"));
         result.moved().forEach(store::saveHistory);
@@ -157,12 +173,15 @@ public class Scheduler {
 
     /**
      * Each traced reply's application, a span under the agent's (begun with the batch's transaction, so its
-     * length is the batch's): applied, stale or forged, and the order's state after it; an order the reply
+     * length is the batch's): applied or stale, and the order's state after it; an order the reply
      * finished gets the final transition's span under it.
      */
     private void traceApplied(List<AgentReply> replies, ReplyBatch.Result result, Map<String, OrderState> locked,
                               OffsetDateTime began) {
         for (AgentReply reply : replies) {
+            if (result.forged().contains(reply)) {
+                continue; // its trace field is the forger's word: no span joins a trace on it (the alert says enough)
+            }
             Span span = tracing.child("apply " + reply.operation() + " reply", SpanKind.CONSUMER, reply.trace(),
                     began.toInstant());
             if (!span.isRecording()) {
@@ -175,7 +194,7 @@ public class Scheduler {
             span.setAttribute(Tracing.EPOCH, reply.epoch());
             span.setAttribute(Tracing.INSTANCE, instance.id());
             span.setAttribute("overseer.reply", reply.outcome().name().toLowerCase(java.util.Locale.ROOT));
-            String verdict = result.forged().contains(reply) ? "forged" : result.stale().contains(reply) ? "stale" : "applied";
+            String verdict = result.stale().contains(reply) ? "stale" : "applied";
             span.setAttribute(Tracing.OUTCOME, verdict);
             if (state != null) {
                 span.setAttribute(Tracing.STATE, state.processState().name());
@@ -224,9 +243,16 @@ public class Scheduler {
         List<Attempt> next = state.receive(event, payload, instance.id(), clocks.now(), definition, sender,
                 dispatchGate(paused));
         store.saveHistory(state);
+        // The event's arrival in the order's trace, linked to the sender's request (its own trace).
+        Span span = tracing.caused("event " + event + " received", state.traceParent(), Span.current().getSpanContext());
+        span.setAttribute(Tracing.ORDER_ID, orderId);
+        span.setAttribute(Tracing.ACTOR, String.valueOf(sender));
+        span.setAttribute(Tracing.STATE, state.processState().name());
+        span.end();
         request(next);
         reportIfFinal(state);
-        LOG.log(Level.FINE, "Order {0}: event {1} received from {2}", new Object[] {orderId, event, sender});
+        LOG.log(Level.FINE, "Order {0} (trace {3}): event {1} received from {2}", new Object[] {orderId, event, sender,
+                TraceParent.traceId(state.traceParent())});
         return EventReceipt.RECEIVED;
     }
 
@@ -270,7 +296,7 @@ public class Scheduler {
 
     private void reportIfFinal(OrderState state) {
         if (state.processState() == ProcessState.Error) {
-            alerts.raise(state.orderId(), "needs-operator", state.lastError());
+            alerts.raise(state.orderId(), state.traceParent(), "needs-operator", state.lastError());
         }
         if (state.processState().isFinal()) {
             LOG.log(Level.FINE, "Order {0} (trace {2}) {1}", new Object[] {state.orderId(), state.processState(),

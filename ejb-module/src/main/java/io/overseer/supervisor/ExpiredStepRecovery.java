@@ -81,7 +81,7 @@ public class ExpiredStepRecovery {
         }
         store.saveHistory(state);
         if (state.processState() == ProcessState.Error) {
-            alerts.raise(orderId, "needs-operator", state.lastError());
+            alerts.raise(orderId, state.traceParent(), "needs-operator", state.lastError());
         }
         return true;
     }

@@ -204,7 +204,7 @@ class SchedulerTest {
 
         assertEquals("reserve", state.steps().stream().filter(s -> s.lockedBy() != null).findFirst().orElseThrow().name(),
                 "still running");
-        verify(alerts).raise(eq("o-1"), eq("forged-reply"), anyString());
+        verify(alerts).raise(eq("o-1"), any(), eq("forged-reply"), anyString());
         verify(store, never()).saveHistory(any());
         verifyNoInteractions(agents);
     }
@@ -256,7 +256,7 @@ class SchedulerTest {
         scheduler.applyReplies(List.of(reply(charge, charge.token(), Outcome.FAILED)));
 
         assertEquals(ProcessState.Error, state.processState());
-        verify(alerts).raise("o-1", "needs-operator", state.lastError());
+        verify(alerts).raise("o-1", null, "needs-operator", state.lastError());
     }
 
     @Test

@@ -1,5 +1,11 @@
 package io.overseer.submission;
 
+import io.overseer.platform.TraceParent;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.api.trace.StatusCode;
 import org.mockito.Spy;
 import io.overseer.platform.Tracing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,6 +112,36 @@ class OrderSubmissionTest {
         assertFalse(state.submitterNotified());
         verify(dispatchQueue).announce(submitted.orderId());
         verifyNoInteractions(keys, notifier);
+    }
+
+    @Test
+    void traced_theSubmissionSpanIsStoredWithTheOrderAndSaysCreatedReplayedOrRefused() throws Exception {
+        InMemorySpanExporter exported = InMemorySpanExporter.create();
+        try (SdkTracerProvider provider = SdkTracerProvider.builder()
+                .addSpanProcessor(SimpleSpanProcessor.create(exported)).build()) {
+            submission.tracing = new Tracing(provider.get("test"));
+
+            Submitted submitted = submission.submit(REQUEST, null, "alice");
+            SpanData created = exported.getFinishedSpanItems().get(0);
+            assertEquals("submit order", created.getName());
+            assertEquals("created", created.getAttributes().get(Tracing.OUTCOME));
+            assertEquals(submitted.orderId(), created.getAttributes().get(Tracing.ORDER_ID));
+            assertEquals(TraceParent.of(created.getSpanContext()), created(submitted.orderId()).traceParent(),
+                    "the order keeps its submission span's context: every later span is its child");
+
+            SubmissionKey key = SubmissionKey.of("http:alice", "k-1", REQUEST);
+            when(keys.claim(eq(key), anyString(), eq(NOW))).thenReturn(Optional.of(new SubmissionKeys.Taken("first", key.fingerprint())));
+            submission.submit(REQUEST, key, "alice");
+            SpanData replayed = exported.getFinishedSpanItems().get(1);
+            assertEquals("replayed", replayed.getAttributes().get(Tracing.OUTCOME));
+            assertEquals("first", replayed.getAttributes().get(Tracing.ORDER_ID));
+
+            OrderRequest unknown = new OrderRequest("alice-customer", REQUEST.items(), "nope", null, null);
+            assertThrows(InvalidOrderException.class, () -> submission.submit(unknown, null, "alice"));
+            SpanData refused = exported.getFinishedSpanItems().get(2);
+            assertEquals("refused", refused.getAttributes().get(Tracing.OUTCOME));
+            assertEquals(StatusCode.ERROR, refused.getStatus().getStatusCode());
+        }
     }
 
     @Test

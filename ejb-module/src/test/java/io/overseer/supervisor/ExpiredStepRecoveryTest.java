@@ -156,7 +156,7 @@ class ExpiredStepRecoveryTest {
         assertTrue(recovery.recover("o-1", LEASE));
 
         assertEquals(ProcessState.Error, state.processState());
-        verify(alerts).raise("o-1", "needs-operator", state.lastError());
+        verify(alerts).raise("o-1", null, "needs-operator", state.lastError());
         verify(dispatchQueue, never()).announce(anyString(), any());
         verify(dispatchQueue, never()).announce(anyString());
     }
