@@ -1,5 +1,6 @@
 package io.overseer.notification;
 
+import io.overseer.platform.TraceParent;
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
@@ -59,7 +60,8 @@ public class StatusNotifier {
         }
         ReplyAddress address = em.find(ReplyAddress.class, transitions.orderId());
         if (address == null) {
-            LOG.log(Level.FINE, "Order {0} asked for notifications but has no reply-to; none sent", transitions.orderId());
+            LOG.log(Level.FINE, "Order {0} (trace {1}) asked for notifications but has no reply-to; none sent",
+                    new Object[] {transitions.orderId(), TraceParent.traceId(transitions.traceParent())});
             return;
         }
         String processState = null;
@@ -68,7 +70,8 @@ public class StatusNotifier {
                 processState = entry.toState();
             }
             String taskState = processState != null ? processState : transitions.processState().name();
-            StatusEvent.of(entry).ifPresent(event -> send(address, notification(entry, event, taskState)));
+            StatusEvent.of(entry).ifPresent(event -> send(address, notification(entry, event, taskState),
+                    transitions.traceParent()));
         }
     }
 
@@ -78,12 +81,13 @@ public class StatusNotifier {
                 step ? entry.toState() : null, event == StatusEvent.RECEIVED ? null : entry.reason(), entry.at());
     }
 
-    private void send(ReplyAddress address, StatusNotification notification) {
+    private void send(ReplyAddress address, StatusNotification notification, String traceParent) {
         ReplyTo replyTo = address.replyTo();
         PendingNotification pending = new PendingNotification(notification.orderId(), replyTo, address.correlationId(),
                 notification.event(), Json.write(notification), clocks.now());
         em.persist(pending); // the id comes from the sequence now; the row is inserted at the flush
         courier.send(pending.parcel());
-        LOG.log(Level.FINE, "Order {0}: {1} for {2}", new Object[] {notification.orderId(), notification.event(), replyTo});
+        LOG.log(Level.FINE, "Order {0} (trace {3}): {1} for {2}", new Object[] {notification.orderId(), notification.event(),
+                replyTo, TraceParent.traceId(traceParent)});
     }
 }

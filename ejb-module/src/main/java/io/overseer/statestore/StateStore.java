@@ -51,7 +51,7 @@ public class StateStore {
         entries.forEach(em::persist);
         if (!entries.isEmpty()) {
             transitions.fire(new OrderTransitions(state.orderId(), state.processState(), state.submitterNotified(),
-                    entries));
+                    entries, state.traceParent()));
         }
     }
 

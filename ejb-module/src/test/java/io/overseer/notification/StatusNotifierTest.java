@@ -31,7 +31,7 @@ class StatusNotifierTest {
         state.notifySubmitter();
         List<HistoryEntry> received = state.drainHistory();
 
-        notifier.onTransitions(new OrderTransitions("o-1", state.processState(), true, received));
+        notifier.onTransitions(new OrderTransitions("o-1", state.processState(), true, received, null));
 
         assertEquals(List.of("find ReplyAddress o-1"), calls, "looked up once, nothing written to the outbox");
         assertFalse(received.isEmpty());
