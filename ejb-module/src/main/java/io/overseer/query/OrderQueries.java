@@ -59,11 +59,24 @@ public class OrderQueries {
      * order, and orders created meanwhile appear at the end. Null position: from the start; null state:
      * any state. Reads the listing indexes of V4.
      */
-    @SuppressWarnings("unchecked")
     public List<OrderSummary> list(ProcessState state, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
+        return list(state, null, null, afterCreatedAt, afterOrderId, limit);
+    }
+
+    /**
+     * As {@link #list(ProcessState, OffsetDateTime, String, int)}, of the orders whose business attribute
+     * {@code attributeName} is {@code attributeValue} (null name: any order). The attribute drives the join
+     * (V18's lookup index: its matches, not every order, are read and sorted).
+     */
+    @SuppressWarnings("unchecked")
+    public List<OrderSummary> list(ProcessState state, String attributeName, String attributeValue,
+                                   OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
         boolean after = afterCreatedAt != null;
+        boolean attribute = attributeName != null;
         String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at, s.not_before"
-                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE"
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id"
+                + (attribute ? " JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ?5 AND a.value = ?6" : "")
+                + " WHERE TRUE"
                 + (state == null ? "" : " AND s.process_state = ?1")
                 + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
                 + " ORDER BY s.created_at, s.order_id LIMIT ?4";
@@ -73,6 +86,9 @@ public class OrderQueries {
         }
         if (after) {
             query.setParameter(2, afterCreatedAt).setParameter(3, afterOrderId);
+        }
+        if (attribute) {
+            query.setParameter(5, attributeName).setParameter(6, attributeValue);
         }
         List<Object[]> rows = query.setParameter(4, limit).getResultList();
         return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],

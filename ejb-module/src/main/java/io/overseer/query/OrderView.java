@@ -1,5 +1,6 @@
 package io.overseer.query;
 
+import java.util.Map;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
@@ -14,15 +15,17 @@ import java.util.List;
  * written as null (not left out): clients read "lockedBy": null as "nobody holds it", and "pausedOn":
  * null as "not waiting for a paused operation", and "notBefore": null as "claimable now, if waiting" (set:
  * a delayed start, a retry's backoff, or a cancelled attempt's wait). "workflowVersion" is the version of
- * the definition the order runs under; null for an order stored before versions were recorded.
+ * the definition the order runs under; null for an order stored before versions were recorded. "attributes": the
+ * business attributes it was submitted with, by name ({} if none).
  */
 @JsonbNillable
-@JsonbPropertyOrder({"orderId", "customerId", "items", "workflow", "workflowVersion", "processState", "failureCount", "lockedBy",
+@JsonbPropertyOrder({"orderId", "customerId", "items", "attributes", "workflow", "workflowVersion", "processState", "failureCount", "lockedBy",
         "completeBy", "notBefore", "lastError", "pausedOn", "createdAt", "updatedAt", "steps"})
 public record OrderView(
         String orderId,
         String customerId,
         List<Item> items,
+        Map<String, String> attributes,
         String workflow,
         String workflowVersion,
         ProcessState processState,
@@ -55,7 +58,7 @@ public record OrderView(
     /** The snapshot, with each step's group and event from {@code definition} (null if it cannot be read). */
     public static OrderView of(CustomerOrder order, OrderState state, io.overseer.workflow.WorkflowDefinition definition) {
         return new OrderView(order.orderId(), order.customerId(),
-                order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(),
+                order.lines().stream().map(line -> new Item(line.sku(), line.quantity())).toList(), order.attributes(),
                 state.workflow(), state.workflowVersion(), state.processState(), state.failureCount(), state.lockedBy(),
                 state.completeBy(), state.notBefore(), state.lastError(), state.pausedOn(), state.createdAt(), state.updatedAt(),
                 state.steps().stream()

@@ -1,5 +1,8 @@
 package io.overseer.statestore;
 
+import java.util.Map;
+import java.util.HashMap;
+import jakarta.persistence.MapKeyColumn;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
@@ -30,6 +33,13 @@ public class CustomerOrder {
     @OrderColumn(name = "line_no")
     private List<OrderLine> lines = new ArrayList<>();
 
+    /** Business attributes (name → value), as submitted; empty for most orders, and then no row is written. */
+    @ElementCollection(fetch = FetchType.EAGER)
+    @CollectionTable(name = "order_attribute", joinColumns = @JoinColumn(name = "order_id"))
+    @MapKeyColumn(name = "name", length = 40)
+    @Column(name = "value", nullable = false, length = 100)
+    private Map<String, String> attributes = new HashMap<>();
+
     @Column(name = "created_at", nullable = false)
     private OffsetDateTime createdAt;
 
@@ -38,9 +48,15 @@ public class CustomerOrder {
     }
 
     public CustomerOrder(String orderId, String customerId, List<OrderLine> lines, OffsetDateTime createdAt) {
+        this(orderId, customerId, lines, Map.of(), createdAt);
+    }
+
+    public CustomerOrder(String orderId, String customerId, List<OrderLine> lines, Map<String, String> attributes,
+                         OffsetDateTime createdAt) {
         this.orderId = orderId;
         this.customerId = customerId;
         this.lines = new ArrayList<>(lines);
+        this.attributes = new HashMap<>(attributes);
         this.createdAt = createdAt;
     }
 
@@ -54,6 +70,11 @@ public class CustomerOrder {
 
     public List<OrderLine> lines() {
         return List.copyOf(lines);
+    }
+
+    /** The business attributes, sorted by name. */
+    public Map<String, String> attributes() {
+        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(attributes));
     }
 
     public OffsetDateTime createdAt() {

@@ -260,7 +260,7 @@ public class OrderSubmission {
             state.notifySubmitter();
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
-        store.create(new CustomerOrder(orderId, request.customerId(), lines, now), state);
+        store.create(new CustomerOrder(orderId, request.customerId(), lines, request.attributesOrEmpty(), now), state);
         LOG.log(Level.FINE, "Order {0} (trace {3}) Pending for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name(), TraceParent.traceId(state.traceParent())});
     }

@@ -52,8 +52,11 @@ public record SubmissionKey(String scope, String key, String fingerprint) {
      */
     public static String fingerprint(OrderRequest request) {
         String workflow = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
+        // Attributes in name order, and none written when there are none: a key taken before attributes
+        // existed keeps its fingerprint.
         String canonical = Json.write(new OrderRequest(request.customerId(), request.items(), workflow,
-                request.replyTo(), instant(request.notBefore())));
+                request.replyTo(), instant(request.notBefore()),
+                request.attributesOrEmpty().isEmpty() ? null : new java.util.TreeMap<>(request.attributes())));
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash);

@@ -67,7 +67,7 @@ class OrderSubmissionTest {
     private static final WorkflowDefinition ORDER = new WorkflowDefinition("order", List.of(
             new StepDefinition("reserve", "reserve-inventory", null, Duration.ofSeconds(30), 2, null, null, OnExhausted.ERROR)));
     private static final OrderRequest REQUEST = new OrderRequest("alice-customer",
-            List.of(new OrderRequest.Item("sku-1", 2)), null, null, null);
+            List.of(new OrderRequest.Item("sku-1", 2)), null, null, null, null);
     private static final String JSON = "{\"customerId\":\"alice-customer\",\"items\":[{\"sku\":\"sku-1\",\"quantity\":2}]}";
 
     @Mock
@@ -136,7 +136,7 @@ class OrderSubmissionTest {
             assertEquals("replayed", replayed.getAttributes().get(Tracing.OUTCOME));
             assertEquals("first", replayed.getAttributes().get(Tracing.ORDER_ID));
 
-            OrderRequest unknown = new OrderRequest("alice-customer", REQUEST.items(), "nope", null, null);
+            OrderRequest unknown = new OrderRequest("alice-customer", REQUEST.items(), "nope", null, null, null);
             assertThrows(InvalidOrderException.class, () -> submission.submit(unknown, null, "alice"));
             SpanData refused = exported.getFinishedSpanItems().get(2);
             assertEquals("refused", refused.getAttributes().get(Tracing.OUTCOME));
@@ -146,7 +146,7 @@ class OrderSubmissionTest {
 
     @Test
     void aDelayedOrderIsWrittenButNotAnnounced() throws Exception {
-        OrderRequest later = new OrderRequest("alice-customer", REQUEST.items(), null, null, NOW.plusHours(1).toString());
+        OrderRequest later = new OrderRequest("alice-customer", REQUEST.items(), null, null, NOW.plusHours(1).toString(), null);
 
         Submitted submitted = submission.submit(later, null, "alice");
 
@@ -191,8 +191,8 @@ class OrderSubmissionTest {
     @Test
     void anUnknownWorkflowOrAnotherUsersReplyToIsRefusedBeforeTheKeyIsTaken() {
         SubmissionKey key = SubmissionKey.of("http:alice", "k-3", REQUEST);
-        OrderRequest unknown = new OrderRequest("c", REQUEST.items(), "nope", null, null);
-        OrderRequest othersQueue = new OrderRequest("c", REQUEST.items(), null, "overseer.reply.bob.status", null);
+        OrderRequest unknown = new OrderRequest("c", REQUEST.items(), "nope", null, null, null);
+        OrderRequest othersQueue = new OrderRequest("c", REQUEST.items(), null, "overseer.reply.bob.status", null, null);
 
         assertThrows(InvalidOrderException.class, () -> submission.submit(unknown, key, "alice"));
         assertThrows(InvalidOrderException.class, () -> submission.submit(othersQueue, key, "alice"));
@@ -202,7 +202,7 @@ class OrderSubmissionTest {
 
     @Test
     void aReplyToOfTheSubmittersOwnSubscribesTheOrderWithItsIdAsCorrelation() throws Exception {
-        OrderRequest notified = new OrderRequest("c", REQUEST.items(), null, "overseer.reply.alice.status", null);
+        OrderRequest notified = new OrderRequest("c", REQUEST.items(), null, "overseer.reply.alice.status", null, null);
 
         Submitted submitted = submission.submit(notified, null, "alice");
 

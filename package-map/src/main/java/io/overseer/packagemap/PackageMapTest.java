@@ -62,6 +62,7 @@ class PackageMapTest {
     static final Map<String, String> TABLE_OWNERS = Map.ofEntries(
             entry("customer_order", "statestore"),
             entry("order_line", "statestore"),
+            entry("order_attribute", "statestore"),
             entry("order_state", "statestore"),
             entry("step_state", "statestore"),
             entry("order_history", "statestore"),

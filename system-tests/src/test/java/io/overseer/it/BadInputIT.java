@@ -93,6 +93,23 @@ class BadInputIT extends DeployedWarIT {
                 "{\"customerId\":\"" + "c".repeat(101) + "\",\"items\":" + ITEMS + "}")));
     }
 
+    /** Issue 29: at most 16 attributes, names like region or merchant.id, values of at most 100 characters of text. */
+    @Test
+    void attributesHaveLimits() {
+        StringBuilder seventeen = new StringBuilder();
+        for (int i = 0; i < 17; i++) {
+            seventeen.append(i == 0 ? "" : ",").append("\"a").append(i).append("\":\"v\"");
+        }
+        for (String attributes : List.of("{" + seventeen + "}", "{\"Region\":\"eu\"}", "{\"1st\":\"x\"}",
+                "{\"region\":\"" + "x".repeat(101) + "\"}", "{\"region\":\"e\\u0000u\"}", "{\"region\":null}",
+                "{\"" + "r".repeat(41) + "\":\"eu\"}", "[\"region\"]", "{\"region\":5}")) {
+            List<String> named = fields(refused(400, "{\"customerId\":\"c\",\"items\":" + ITEMS + ",\"attributes\":"
+                    + attributes + "}"));
+            assertTrue(!named.isEmpty() && named.stream().allMatch(f -> f.startsWith("attributes")), attributes + ": " + named);
+            assertTrue(named.stream().allMatch(f -> f.length() < 120), "a field's name is bounded: " + named);
+        }
+    }
+
     @Test
     void hugeBodiesAre413BeforeTheyAreRead() {
         String huge = "{\"customerId\":\"" + "x".repeat(1024 * 1024) + "\",\"items\":" + ITEMS + "}";

@@ -67,12 +67,42 @@ class ReadingIT extends DeployedWarIT {
         assertTrue(processed.stream().anyMatch(o -> o.get("orderId").asText().equals(orderId)));
     }
 
+    /** Issue 29's business attributes: kept with the order, shown with it, and a filter finds exactly those. */
+    @Test
+    void anAttributeFilterFindsExactlyTheMatchingOrders() {
+        String region = "eu-" + UUID.randomUUID();
+        List<String> matching = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            matching.add(submitWith("c-attr-" + i, "{\"region\":\"" + region + "\",\"channel\":\"web\"}"));
+        }
+        submitWith("c-attr-other", "{\"region\":\"us-" + region + "\",\"channel\":\"web\"}");
+        submitWith("c-attr-none", null);
+
+        List<String> found = listAll("api/orders?attribute=region:" + region + "&limit=2").stream()
+                .map(o -> o.get("orderId").asText()).toList();
+        assertEquals(matching, found, "exactly the matching orders, in creation order, across pages");
+        JsonNode order = api.get(matching.get(0));
+        assertEquals(region, order.get("attributes").get("region").asText(), order.toString());
+        assertEquals("web", order.get("attributes").get("channel").asText(), order.toString());
+        assertEquals(0, api.get(submitWith("c-attr-empty", null)).get("attributes").size());
+    }
+
+    private String submitWith(String customerId, String attributes) {
+        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + customerId
+                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
+                + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().get("orderId").asText();
+    }
+
     @Test
     void badQueryParametersAreNamed() {
         assertEquals(List.of("limit"), fields(assertProblem(api.getRaw("api/orders?limit=0"), 400)));
         assertEquals(List.of("limit"), fields(assertProblem(api.getRaw("api/orders?limit=201"), 400)));
         assertEquals(List.of("state", "limit", "after"),
                 fields(assertProblem(api.getRaw("api/orders?state=Done&limit=abc&after=not-a-cursor"), 400)));
+        assertEquals(List.of("attribute"), fields(assertProblem(api.getRaw("api/orders?attribute=no-colon"), 400)));
+        assertEquals(List.of("attribute"), fields(assertProblem(api.getRaw("api/orders?attribute=Region:eu"), 400)));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.overseer.api;
 
+import io.overseer.submission.OrderRequest;
 import io.overseer.statestore.ProcessState;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -16,7 +17,28 @@ import java.util.stream.Collectors;
  * rather than by JAX-RS, whose conversion failures of query parameters are 404s, so that every bad value
  * is a 400 naming the parameter.
  */
-record ListQuery(ProcessState state, int limit, Cursor after) {
+record ListQuery(ProcessState state, int limit, Cursor after, Attribute attribute) {
+
+    /**
+     * A filter on one business attribute: {@code name:value} in the query ({@code ?attribute=region:eu}), the
+     * name as a submission's attribute names are (OrderRequest.ATTRIBUTE_NAME), the value 1–100 characters.
+     */
+    record Attribute(String name, String value) {
+
+        static Attribute parse(String text) {
+            int colon = text.indexOf(':');
+            if (colon < 1 || colon == text.length() - 1 || text.length() > 141) {
+                throw new IllegalArgumentException("not name:value");
+            }
+            String name = text.substring(0, colon);
+            String value = text.substring(colon + 1);
+            if (!name.matches(OrderRequest.ATTRIBUTE_NAME) || value.length() > 100
+                    || !value.matches(OrderRequest.TEXT)) {
+                throw new IllegalArgumentException("not name:value");
+            }
+            return new Attribute(name, value);
+        }
+    }
 
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 200;
@@ -47,6 +69,14 @@ record ListQuery(ProcessState state, int limit, Cursor after) {
         return limit + 1;
     }
 
+    String attributeName() {
+        return attribute == null ? null : attribute.name();
+    }
+
+    String attributeValue() {
+        return attribute == null ? null : attribute.value();
+    }
+
     OffsetDateTime afterCreatedAt() {
         return after == null ? null : after.createdAt();
     }
@@ -62,12 +92,18 @@ record ListQuery(ProcessState state, int limit, Cursor after) {
     }
 
     static ListQuery of(String state, String limit, String after) {
+        return of(state, limit, after, null);
+    }
+
+    static ListQuery of(String state, String limit, String after, String attribute) {
         QueryParameters query = new QueryParameters();
         ProcessState parsedState = query.optional("state", state, ProcessState::valueOf,
                 "must be one of " + Arrays.stream(ProcessState.values()).map(Enum::name).collect(Collectors.joining(", ")));
         Integer parsedLimit = query.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Cursor cursor = query.optional("after", after, Cursor::decode, "must be the cursor of a previous page's next link");
+        Attribute parsedAttribute = query.optional("attribute", attribute, Attribute::parse,
+                "must be name:value, the name " + OrderRequest.ATTRIBUTE_NAME + ", the value 1-100 characters of text");
         query.validate();
-        return new ListQuery(parsedState, parsedLimit, cursor);
+        return new ListQuery(parsedState, parsedLimit, cursor, parsedAttribute);
     }
 }

@@ -106,10 +106,13 @@ public class OrdersResource {
     public Response list(@Parameter(description = "only orders in this state") @QueryParam("state") String state,
                          @Parameter(description = "page size, 1-200, default 50") @QueryParam("limit") String limit,
                          @Parameter(description = "cursor from a previous page") @QueryParam("after") String after,
+                         @Parameter(description = "only orders with this business attribute, name:value (e.g. region:eu)")
+                         @QueryParam("attribute") String attribute,
                          @Context UriInfo uriInfo) {
-        ListQuery query = ListQuery.of(state, limit, after);
-        ListQuery.Page<OrderSummary> page = query.page(queries.list(query.state(), query.afterCreatedAt(),
-                query.afterOrderId(), query.fetch()), last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
+        ListQuery query = ListQuery.of(state, limit, after, attribute);
+        ListQuery.Page<OrderSummary> page = query.page(queries.list(query.state(), query.attributeName(),
+                query.attributeValue(), query.afterCreatedAt(), query.afterOrderId(), query.fetch()),
+                last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
         URI next = ApiLinks.nextPage(uriInfo, query.limit(), page.next());
         Response.ResponseBuilder response = Response.ok(new OrderPage(page.items(), next == null ? null : next.toString()));
         return (next == null ? response : response.link(next, "next")).build();

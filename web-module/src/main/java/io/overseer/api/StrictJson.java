@@ -1,5 +1,7 @@
 package io.overseer.api;
 
+import java.util.Map;
+import java.util.LinkedHashMap;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -30,6 +32,9 @@ import java.util.Set;
  * <p>Supported component types: String, Integer/int, List of a supported type, and records.
  */
 final class StrictJson {
+
+    /** The longest map key (an attribute's name) a body may carry. */
+    static final int MAX_KEY = 40;
 
     static final int MAX_DEPTH = 16;
     /**
@@ -133,11 +138,32 @@ final class StrictJson {
             }
             return list;
         }
+        if (raw == Map.class) {
+            return value instanceof JsonObject object ? map(object, type, path, errors) : wrong(path, "must be an object", errors);
+        }
         if (raw.isRecord()) {
             return value instanceof JsonObject object ? record(object, raw, path, errors)
                     : wrong(path.isEmpty() ? "body" : path, "must be an object", errors);
         }
         throw new IllegalStateException("StrictJson cannot bind " + type);
+    }
+
+    /**
+     * A JSON object as a map of names to values of the map's value type (attributes). A name longer than
+     * {@link #MAX_KEY} is refused here, so that no problem echoes it whole; the rest of what a name may be is
+     * the record's own constraints' to say.
+     */
+    private static Object map(JsonObject object, Type type, String path, List<Problem.FieldError> errors) {
+        Type valueType = ((ParameterizedType) type).getActualTypeArguments()[1];
+        Map<String, Object> map = new LinkedHashMap<>();
+        object.forEach((key, value) -> {
+            if (key.length() > MAX_KEY) {
+                errors.add(new Problem.FieldError(join(path, shown(key)), "is longer than " + MAX_KEY + " characters"));
+            } else {
+                map.put(key, bind(value, valueType, join(path, key), errors));
+            }
+        });
+        return map;
     }
 
     private static Object integer(JsonValue value, String path, List<Problem.FieldError> errors) {

@@ -64,4 +64,17 @@ class ListQueryTest {
         assertNull(ListQuery.of(null, null, null).afterCreatedAt());
         assertNull(ListQuery.of(null, null, null).afterOrderId());
     }
+
+    @Test
+    void anAttributeFilterIsNameColonValueAndAnythingElseIsA400() {
+        ListQuery query = ListQuery.of(null, null, null, "region:eu-west:1");
+        assertEquals("region", query.attributeName());
+        assertEquals("eu-west:1", query.attributeValue(), "the value is everything after the first colon");
+        assertNull(ListQuery.of(null, null, null, null).attributeName());
+        for (String bad : new String[] {"region", ":eu", "region:", "Region:eu", "re gion:eu", "region:" + "x".repeat(101),
+                "r".repeat(41) + ":eu", "region:e\u0000u"}) {
+            var e = assertThrows(InvalidRequestException.class, () -> ListQuery.of(null, null, null, bad), bad);
+            assertEquals("attribute", e.errors().get(0).field(), bad);
+        }
+    }
 }

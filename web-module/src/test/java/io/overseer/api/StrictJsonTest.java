@@ -15,7 +15,24 @@ class StrictJsonTest {
         OrderRequest order = StrictJson.read("{\"customerId\":\"c-1\",\"items\":[{\"sku\":\"A-1\",\"quantity\":2}]}",
                 OrderRequest.class);
 
-        assertEquals(new OrderRequest("c-1", List.of(new OrderRequest.Item("A-1", 2)), null, null, null), order);
+        assertEquals(new OrderRequest("c-1", List.of(new OrderRequest.Item("A-1", 2)), null, null, null, null), order);
+    }
+
+    @Test
+    void bindsAttributesAndRefusesWhatCannotBeAnAttributeMap() {
+        OrderRequest order = StrictJson.read("{\"customerId\":\"c-1\",\"items\":[{\"sku\":\"A-1\",\"quantity\":2}],"
+                + "\"attributes\":{\"region\":\"eu\",\"channel\":\"web\"}}", OrderRequest.class);
+        assertEquals(java.util.Map.of("region", "eu", "channel", "web"), order.attributes());
+
+        String longKey = "k".repeat(5_000);
+        var e = assertThrows(InvalidRequestException.class, () -> StrictJson.read("{\"customerId\":\"c\",\"items\":[],"
+                + "\"attributes\":{\"" + longKey + "\":\"v\",\"n\":7}}", OrderRequest.class));
+        List<String> fields = e.errors().stream().map(Problem.FieldError::field).toList();
+        assertEquals(2, fields.size(), fields.toString());
+        assertEquals("attributes." + "k".repeat(64) + "…", fields.get(0), "a long name is shown cut");
+        assertEquals("attributes.n", fields.get(1));
+        assertThrows(InvalidRequestException.class, () -> StrictJson.read(
+                "{\"customerId\":\"c\",\"items\":[],\"attributes\":[\"region\"]}", OrderRequest.class));
     }
 
     @Test

@@ -54,7 +54,7 @@ final class ScaleData {
             return;
         }
         String ours = "SELECT order_id FROM " + appSchema + ".customer_order WHERE customer_id = '" + MARKER + "'";
-        for (String t : List.of("order_history", "step_state", "order_state", "order_line", "customer_order")) {
+        for (String t : List.of("order_history", "step_state", "order_state", "order_line", "order_attribute", "customer_order")) {
             exec("DELETE FROM " + appSchema + "." + t + " WHERE order_id IN (" + ours + ")");
         }
     }
