@@ -591,7 +591,7 @@
     function orders(r, root) {
         const p = r.params;
         const query = new URLSearchParams();
-        for (const key of ['state', 'workflow', 'customer', 'minFailures']) {
+        for (const key of ['state', 'workflow', 'customer', 'attribute', 'minFailures']) {
             if (p.get(key)) {
                 query.set(key, p.get(key));
             }
@@ -653,6 +653,7 @@
             h('label', null, 'State', state),
             field('Workflow', 'workflow', {size: 12}),
             field('Customer', 'customer', {size: 12}),
+            field('Attribute', 'attribute', {size: 14, placeholder: 'name:value'}),
             field('Min failures', 'minFailures', {type: 'number', min: 0, class: 'short'}),
             field('Older than (min)', 'olderThan', {type: 'number', min: 0, class: 'short'}),
             h('button', {type: 'submit'}, 'Filter'),
@@ -687,6 +688,8 @@
                         {id: 'order-workflow'}],
                     ['Not before', time(o.notBefore), {id: 'order-not-before'}],
                     ['Items', (o.items || []).map((i) => `${i.sku} × ${i.quantity}`).join(', ')],
+                    ['Attributes', Object.entries(o.attributes || {}).map(([k, v]) => `${k}: ${v}`).join(', '),
+                        {id: 'order-attributes'}],
                     ['Failures', String(o.failureCount ?? 0)],
                     ['Paused on', o.pausedOn, {id: 'order-paused-on'}],
                     ['Locked by', o.lockedBy],

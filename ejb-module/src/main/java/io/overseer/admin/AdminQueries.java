@@ -42,9 +42,12 @@ import java.util.Optional;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class AdminQueries {
 
-    /** The listing's filters; null means "any". {@code olderThan}: created at least that long ago. */
+    /**
+     * The listing's filters; null means "any". {@code olderThan}: created at least that long ago;
+     * {@code attributeName} and {@code attributeValue}: a business attribute the order carries (both or neither).
+     */
     public record Filter(ProcessState state, String workflow, String customerId, Integer minFailures,
-                         Duration olderThan) {
+                         Duration olderThan, String attributeName, String attributeValue) {
     }
 
     /** One line of the console's listing. */
@@ -238,8 +241,16 @@ public class AdminQueries {
     public List<Line> list(Filter filter, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
         StringBuilder sql = new StringBuilder("SELECT s.order_id, o.customer_id, s.workflow, s.process_state,"
                 + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at"
-                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE");
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
         List<Object> parameters = new ArrayList<>();
+        if (filter.attributeName() != null) {
+            // The attribute drives the join (V18's lookup index), as in the API's listing.
+            parameters.add(filter.attributeName());
+            parameters.add(filter.attributeValue());
+            sql.append(" JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ?").append(parameters.size() - 1)
+                    .append(" AND a.value = ?").append(parameters.size());
+        }
+        sql.append(" WHERE TRUE");
         if (filter.state() != null) {
             parameters.add(filter.state().name());
             sql.append(" AND s.process_state = ?").append(parameters.size());

@@ -1,5 +1,6 @@
 package io.overseer.submission;
 
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.overseer.platform.TraceParent;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -222,6 +223,32 @@ class OrderSubmissionTest {
         assertEquals(List.of("sku-1 x2"), order(orderId).lines().stream().map(l -> l.sku() + " x" + l.quantity()).toList());
         verify(dispatchQueue).announce(orderId); // as over HTTP: the scheduler claims it when the hint arrives
         verifyNoInteractions(keys);
+    }
+
+    @Test
+    void aQueuedOrdersAttributesAreStoredWithIt() throws Exception {
+        String json = "{\"customerId\":\"alice-customer\",\"items\":[{\"sku\":\"sku-1\",\"quantity\":2}],"
+                + "\"attributes\":{\"region\":\"eu-west\",\"batch\":\"b-17\"}}";
+
+        String orderId = submission.accept(new OrderMessage(json, null, null, null, "legacy"));
+
+        assertEquals(java.util.Map.of("batch", "b-17", "region", "eu-west"), order(orderId).attributes());
+    }
+
+    @Test
+    void anIdempotencyKeysFingerprintCoversTheAttributesButNotTheirOrder() {
+        OrderRequest plain = REQUEST;
+        OrderRequest tagged = new OrderRequest(REQUEST.customerId(), REQUEST.items(), null, null, null,
+                java.util.Map.of("region", "eu", "channel", "web"));
+        java.util.Map<String, String> reversed = new java.util.LinkedHashMap<>();
+        reversed.put("region", "eu");
+        reversed.put("channel", "web");
+        OrderRequest sameTags = new OrderRequest(REQUEST.customerId(), REQUEST.items(), null, null, null, reversed);
+        OrderRequest empty = new OrderRequest(REQUEST.customerId(), REQUEST.items(), null, null, null, java.util.Map.of());
+
+        assertNotEquals(SubmissionKey.fingerprint(plain), SubmissionKey.fingerprint(tagged));
+        assertEquals(SubmissionKey.fingerprint(tagged), SubmissionKey.fingerprint(sameTags));
+        assertEquals(SubmissionKey.fingerprint(plain), SubmissionKey.fingerprint(empty), "no attributes, the old fingerprint");
     }
 
     @Test

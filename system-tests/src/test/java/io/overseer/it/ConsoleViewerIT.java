@@ -67,6 +67,54 @@ class ConsoleViewerIT extends DeployedWarIT {
         }
     }
 
+    /**
+     * Issue 29: the listing's attribute filter, typed into the console's form, shows exactly the orders with
+     * that business attribute, and an order's page shows its attributes.
+     */
+    @Test
+    void anAttributeFilterFindsExactlyTheMatchingOrders() {
+        String merchant = "m-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        List<String> matching = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            matching.add(submitWith("c-console-attr-" + i, "{\"merchant\":\"" + merchant + "\",\"channel\":\"shop\"}"));
+        }
+        submitWith("c-console-attr-other", "{\"merchant\":\"x" + merchant + "\"}");
+        submitWith("c-console-attr-none", null);
+
+        try (Browser browser = Browser.open("viewer-attributes")) {
+            browser.signIn(console(), TestStack.VIEWER);
+            browser.go(console() + "#/orders");
+            browser.await(By.id("filter-attribute")).sendKeys("merchant:" + merchant);
+            browser.await(By.cssSelector("#order-filters button[type=submit]")).click();
+            // The listing re-renders after the filter: wait for the filtered rows, then read them once more.
+            io.overseer.support.Poll.until("the listing filtered by the attribute", WAIT,
+                    () -> browser.driver().getCurrentUrl().contains("attribute=") && rows(browser).equals(matching));
+            assertEquals(matching, rows(browser), "exactly the matching orders, oldest first");
+            browser.screenshot("orders-by-attribute");
+
+            browser.await(By.cssSelector("tr[data-order-id='" + matching.get(0) + "'] a")).click();
+            browser.awaitText(By.id("order-attributes"), "merchant: " + merchant);
+            assertEquals("channel: shop, merchant: " + merchant, browser.textOf(By.id("order-attributes")));
+        }
+    }
+
+    private static List<String> rows(Browser browser) {
+        try {
+            return browser.all(By.cssSelector("#orders-table tbody tr[data-order-id]")).stream()
+                    .map(row -> row.getAttribute("data-order-id")).toList();
+        } catch (org.openqa.selenium.StaleElementReferenceException rerendered) {
+            return List.of();
+        }
+    }
+
+    private String submitWith(String customerId, String attributes) {
+        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + customerId
+                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
+                + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().get("orderId").asText();
+    }
+
     @Test
     void theConsoleIsServedWithoutLoginAndConfined() {
         Http.Reply bare = Http.get(root.resolve("console"));

@@ -62,18 +62,20 @@ public class AdminOrdersResource {
                      @QueryParam("minFailures") String minFailures,
                      @Parameter(description = "only orders created at least this long ago (ISO-8601, e.g. PT5M)")
                      @QueryParam("olderThan") String olderThan,
+                     @Parameter(description = "only orders with this business attribute, name:value (e.g. region:eu)")
+                     @QueryParam("attribute") String attribute,
                      @Parameter(description = "page size, 1-200, default 50") @QueryParam("limit") String limit,
                      @Parameter(description = "cursor from a previous page") @QueryParam("after") String after,
                      @Context UriInfo uriInfo) {
-        ListQuery query = ListQuery.of(state, limit, after);
-        AdminQueries.Filter filter = filter(query.state(), workflow, customer, minFailures, olderThan);
+        ListQuery query = ListQuery.of(state, limit, after, attribute);
+        AdminQueries.Filter filter = filter(query, workflow, customer, minFailures, olderThan);
         ListQuery.Page<AdminQueries.Line> page = query.page(queries.list(filter, query.afterCreatedAt(),
                 query.afterOrderId(), query.fetch()), last -> new ListQuery.Cursor(last.createdAt(), last.orderId()));
         URI next = ApiLinks.nextPage(uriInfo, query.limit(), page.next());
         return new Page(page.items(), next == null ? null : next.toString());
     }
 
-    private static AdminQueries.Filter filter(ProcessState state, String workflow, String customer, String minFailures,
+    private static AdminQueries.Filter filter(ListQuery listing, String workflow, String customer, String minFailures,
                                               String olderThan) {
         QueryParameters query = new QueryParameters();
         Integer failures = query.optional("minFailures", minFailures,
@@ -84,7 +86,8 @@ public class AdminOrdersResource {
         query.require(workflow == null || workflow.length() <= 64, "workflow", "must be at most 64 characters");
         query.require(customer == null || customer.length() <= 100, "customer", "must be at most 100 characters");
         query.validate();
-        return new AdminQueries.Filter(state, blankToNull(workflow), blankToNull(customer), failures, age);
+        return new AdminQueries.Filter(listing.state(), blankToNull(workflow), blankToNull(customer), failures, age,
+                listing.attributeName(), listing.attributeValue());
     }
 
     private static Duration notNegative(String text) {
