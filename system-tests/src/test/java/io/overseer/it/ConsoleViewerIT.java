@@ -76,10 +76,10 @@ class ConsoleViewerIT extends DeployedWarIT {
         String merchant = "m-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         List<String> matching = new java.util.ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            matching.add(submitWith("c-console-attr-" + i, "{\"merchant\":\"" + merchant + "\",\"channel\":\"shop\"}"));
+            matching.add(api.submitWithAttributes("c-console-attr-" + i, "{\"merchant\":\"" + merchant + "\",\"channel\":\"shop\"}"));
         }
-        submitWith("c-console-attr-other", "{\"merchant\":\"x" + merchant + "\"}");
-        submitWith("c-console-attr-none", null);
+        api.submitWithAttributes("c-console-attr-other", "{\"merchant\":\"x" + merchant + "\"}");
+        api.submitWithAttributes("c-console-attr-none", null);
 
         try (Browser browser = Browser.open("viewer-attributes")) {
             browser.signIn(console(), TestStack.VIEWER);
@@ -105,14 +105,6 @@ class ConsoleViewerIT extends DeployedWarIT {
         } catch (org.openqa.selenium.StaleElementReferenceException rerendered) {
             return List.of();
         }
-    }
-
-    private String submitWith(String customerId, String attributes) {
-        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + customerId
-                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
-                + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
-        assertEquals(202, reply.status(), reply.body());
-        return reply.json().get("orderId").asText();
     }
 
     @Test

@@ -73,10 +73,10 @@ class ReadingIT extends DeployedWarIT {
         String region = "eu-" + UUID.randomUUID();
         List<String> matching = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            matching.add(submitWith("c-attr-" + i, "{\"region\":\"" + region + "\",\"channel\":\"web\"}"));
+            matching.add(api.submitWithAttributes("c-attr-" + i, "{\"region\":\"" + region + "\",\"channel\":\"web\"}"));
         }
-        submitWith("c-attr-other", "{\"region\":\"us-" + region + "\",\"channel\":\"web\"}");
-        submitWith("c-attr-none", null);
+        api.submitWithAttributes("c-attr-other", "{\"region\":\"us-" + region + "\",\"channel\":\"web\"}");
+        api.submitWithAttributes("c-attr-none", null);
 
         List<String> found = listAll("api/orders?attribute=region:" + region + "&limit=2").stream()
                 .map(o -> o.get("orderId").asText()).toList();
@@ -84,15 +84,7 @@ class ReadingIT extends DeployedWarIT {
         JsonNode order = api.get(matching.get(0));
         assertEquals(region, order.get("attributes").get("region").asText(), order.toString());
         assertEquals("web", order.get("attributes").get("channel").asText(), order.toString());
-        assertEquals(0, api.get(submitWith("c-attr-empty", null)).get("attributes").size());
-    }
-
-    private String submitWith(String customerId, String attributes) {
-        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + customerId
-                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
-                + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
-        assertEquals(202, reply.status(), reply.body());
-        return reply.json().get("orderId").asText();
+        assertEquals(0, api.get(api.submitWithAttributes("c-attr-empty", null)).get("attributes").size());
     }
 
     @Test

@@ -83,6 +83,18 @@ public final class OrdersApi {
         return reply.json().get("orderId").asText();
     }
 
+    /**
+     * Submits a one-line order with business attributes ({@code attributes}: a JSON object, or null for none),
+     * asserts 202, returns its id.
+     */
+    public String submitWithAttributes(String customerId, String attributes) {
+        Http.Reply reply = submitRaw("application/json", "{\"customerId\":\"" + customerId
+                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
+                + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
+        assertEquals(202, reply.status(), reply.body());
+        return reply.json().get("orderId").asText();
+    }
+
     /** Submits an order of the given workflow (task type), asserts 202, returns its id. */
     public String submit(String customerId, String workflow) {
         Http.Reply reply = submitRaw("application/json", order(customerId, workflow));
