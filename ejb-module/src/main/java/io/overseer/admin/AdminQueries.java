@@ -48,6 +48,12 @@ public class AdminQueries {
      */
     public record Filter(ProcessState state, String workflow, String customerId, Integer minFailures,
                          Duration olderThan, String attributeName, String attributeValue) {
+
+        /** Whether it restricts anything: a filter that does not matches every order. */
+        public boolean restricts() {
+            return state != null || workflow != null || customerId != null || minFailures != null || olderThan != null
+                    || attributeName != null;
+        }
     }
 
     /** One line of the console's listing. */
@@ -234,14 +240,15 @@ public class AdminQueries {
     }
 
     /**
-     * Up to {@code limit} orders matching {@code filter} after the position (afterCreatedAt, afterOrderId)
-     * in the order (created_at, order_id): the keyset listing of GET /api/orders, with more filters.
+     * A filter as SQL: {@code FROM order_state s} joined to its customer_order {@code o} (and to the attribute
+     * it names), then {@code WHERE} and the conditions, numbered ?1 to ?n for {@code parameters}. The one
+     * home of the filter's SQL: the listing pages through it, and a bulk job counts and fixes its targets with it.
      */
-    @SuppressWarnings("unchecked")
-    public List<Line> list(Filter filter, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT s.order_id, o.customer_id, s.workflow, s.process_state,"
-                + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at"
-                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
+    public record Matching(String sql, List<Object> parameters) {
+    }
+
+    public Matching matching(Filter filter) {
+        StringBuilder sql = new StringBuilder(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
         List<Object> parameters = new ArrayList<>();
         if (filter.attributeName() != null) {
             // The attribute drives the join (V18's lookup index), as in the API's listing.
@@ -271,6 +278,18 @@ public class AdminQueries {
             parameters.add(clocks.now().minus(filter.olderThan()));
             sql.append(" AND s.created_at <= ?").append(parameters.size());
         }
+        return new Matching(sql.toString(), List.copyOf(parameters));
+    }
+
+    /**
+     * Up to {@code limit} orders matching {@code filter} after the position (afterCreatedAt, afterOrderId)
+     * in the order (created_at, order_id): the keyset listing of GET /api/orders, with more filters.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Line> list(Filter filter, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
+        Matching matching = matching(filter);
+        StringBuilder sql = new StringBuilder(LINE_COLUMNS).append(matching.sql());
+        List<Object> parameters = new ArrayList<>(matching.parameters());
         if (afterCreatedAt != null) {
             parameters.add(afterCreatedAt);
             parameters.add(afterOrderId);
@@ -284,9 +303,25 @@ public class AdminQueries {
             query.setParameter(i + 1, parameters.get(i));
         }
         List<Object[]> rows = query.getResultList();
-        return rows.stream().map(row -> new Line((String) row[0], (String) row[1], (String) row[2],
-                ProcessState.valueOf((String) row[3]), ((Number) row[4]).intValue(), (String) row[5], (String) row[6],
-                utc(row[7]), utc(row[8]))).toList();
+        return rows.stream().map(AdminQueries::line).toList();
+    }
+
+    /** One order's line of the listing, if there is such an order. */
+    @SuppressWarnings("unchecked")
+    public Optional<Line> line(String orderId) {
+        List<Object[]> rows = em.createNativeQuery(LINE_COLUMNS
+                        + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE s.order_id = ?1")
+                .setParameter(1, orderId).getResultList();
+        return rows.stream().findFirst().map(AdminQueries::line);
+    }
+
+    /** A {@link Line}'s columns, of order_state s and customer_order o. */
+    private static final String LINE_COLUMNS = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state,"
+            + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at";
+
+    private static Line line(Object[] row) {
+        return new Line((String) row[0], (String) row[1], (String) row[2], ProcessState.valueOf((String) row[3]),
+                ((Number) row[4]).intValue(), (String) row[5], (String) row[6], utc(row[7]), utc(row[8]));
     }
 
     /** The order, its history, the remote calls its steps made, and what an operator may do now. */

@@ -6,6 +6,7 @@ import io.overseer.platform.Tracing;
 import io.overseer.platform.Clocks;
 import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
+import io.overseer.statestore.IllegalTransitionException;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.WorkflowRegistry;
@@ -59,15 +60,51 @@ public class OperatorActions {
         return locked.isPresent();
     }
 
+    /**
+     * One order of a bulk job ({@link BulkJobs}): the action under the order's row lock, in the caller's
+     * transaction, recorded in the order's history with the operator's name and the job's reason. Not in
+     * the audit log: the job is there once, as a whole. An order that is gone or whose state refuses the
+     * action is skipped, with why; nothing was changed then (a refusal comes before any change).
+     */
+    public BulkItems.Outcome inBulk(BulkAction action, String orderId, String operator, String reason) {
+        Optional<OrderState> locked = store.lock(orderId);
+        if (locked.isEmpty()) {
+            return BulkItems.Outcome.skipped("no such order");
+        }
+        OrderState state = locked.get();
+        try {
+            boolean dispatch = switch (action) {
+                case resubmit -> {
+                    state.resubmit(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
+                    yield true;
+                }
+                case cancel -> state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()),
+                        Actor.of(Actor.Kind.operator, operator), reason);
+                case redrive -> throw new IllegalArgumentException("a redrive acts on dead letters, not orders");
+            };
+            finish(state, action == BulkAction.resubmit ? "resubmitted" : "cancelled", operator, reason, dispatch, false);
+            return BulkItems.Outcome.done("now " + state.processState());
+        } catch (IllegalTransitionException e) {
+            return BulkItems.Outcome.skipped(e.getMessage().replaceFirst("^Order \\S+: ", ""));
+        }
+    }
+
     private void finish(OrderState state, String action, String operator, String reason, boolean dispatch) {
+        finish(state, action, operator, reason, dispatch, true);
+    }
+
+    private void finish(OrderState state, String action, String operator, String reason, boolean dispatch,
+                        boolean audited) {
         store.saveHistory(state);
         if (dispatch) {
             var now = clocks.now();
             dispatchQueue.announce(state.orderId(), state.notBefore() == null || !state.notBefore().isAfter(now)
                     ? java.time.Duration.ZERO : java.time.Duration.between(now, state.notBefore()));
         }
-        audit.record(operator, action.equals("resubmitted") ? "resubmit" : "cancel", state.orderId(), reason,
-                "now " + state.processState());
+        if (audited) {
+            audit.record(operator, action.equals("resubmitted") ? "resubmit" : "cancel", state.orderId(), reason,
+                    "now " + state.processState());
+        }
         traced(state, action, operator, reason);
         LOG.log(Level.INFO, "Order {0} (trace {5}) {1} by operator {2} ({3}): now {4}",
                 new Object[] {state.orderId(), action, operator, reason, state.processState(),

@@ -88,4 +88,23 @@ public class JobLease {
             throw new LeaseLostException(lease);
         }
     }
+
+    /**
+     * Creates the lease of a job that runs for a while and then ends (a bulk job), free: the first instance
+     * to {@link #tryAcquire} it runs the job. In the caller's transaction, with the job's own row.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void open(String job, OffsetDateTime now) {
+        em.createNativeQuery("INSERT INTO job_lease (name, holder, expires_at) VALUES (?1, NULL, ?2)"
+                        + " ON CONFLICT (name) DO NOTHING")
+                .setParameter(1, job)
+                .setParameter(2, now)
+                .executeUpdate();
+    }
+
+    /** Removes the lease of a job that has ended, in the caller's transaction (which ended the job). */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void close(String job) {
+        em.createNativeQuery("DELETE FROM job_lease WHERE name = ?1").setParameter(1, job).executeUpdate();
+    }
 }

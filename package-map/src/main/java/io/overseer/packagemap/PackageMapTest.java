@@ -72,6 +72,8 @@ class PackageMapTest {
             entry("order_reply_to", "notification"),
             entry("admin_audit", "admin"),
             entry("dispatch_pause", "admin"),
+            entry("bulk_job", "admin"),
+            entry("bulk_item", "admin"),
             entry("job_lease", "platform"),
             entry("scheduler_instance", "platform"),
             entry("workflow_version", "workflow"));

@@ -75,7 +75,7 @@ public class AdminOrdersResource {
         return new Page(page.items(), next == null ? null : next.toString());
     }
 
-    private static AdminQueries.Filter filter(ListQuery listing, String workflow, String customer, String minFailures,
+    static AdminQueries.Filter filter(ListQuery listing, String workflow, String customer, String minFailures,
                                               String olderThan) {
         QueryParameters query = new QueryParameters();
         Integer failures = query.optional("minFailures", minFailures,

@@ -109,6 +109,16 @@ public final class ProblemMappers {
         }
     }
 
+    /** A bulk job refused as asked (everything without saying so, nothing, too many): 400 naming the field. */
+    @Provider
+    public static class BulkRefused implements ExceptionMapper<io.overseer.admin.BulkRefusedException> {
+        @Override
+        public Response toResponse(io.overseer.admin.BulkRefusedException e) {
+            return respond(new Problem("about:blank", "Invalid request", 400, e.getMessage(),
+                    List.of(new Problem.FieldError(e.field(), e.getMessage()))));
+        }
+    }
+
     /** An action the order's state does not allow (e.g. resubmitting a Processed order): 409. */
     @Provider
     public static class Conflict implements ExceptionMapper<io.overseer.statestore.IllegalTransitionException> {

@@ -29,7 +29,7 @@ import java.util.Set;
  * left to Bean Validation on the record. Strict, because a misspelt optional field silently ignored
  * (e.g. "worklfow") would run the wrong task type; and it needs nothing vendor-specific from JSON-B.
  *
- * <p>Supported component types: String, Integer/int, List of a supported type, and records.
+ * <p>Supported component types: String, Integer/int, Boolean, List and Map of a supported type, and records.
  */
 final class StrictJson {
 
@@ -126,6 +126,13 @@ final class StrictJson {
         }
         if (raw == Integer.class || raw == int.class) {
             return integer(value, path, errors);
+        }
+        if (raw == Boolean.class) {
+            return switch (value.getValueType()) {
+                case TRUE -> Boolean.TRUE;
+                case FALSE -> Boolean.FALSE;
+                default -> wrong(path, "must be true or false", errors);
+            };
         }
         if (raw == List.class) {
             if (!(value instanceof JsonArray array)) {
