@@ -34,3 +34,7 @@ CREATE TABLE bulk_item (
     UNIQUE (job_id, target)               -- an order matched twice is one item: acted on once
 );
 CREATE INDEX bulk_item_pending ON bulk_item (job_id, seq) WHERE outcome IS NULL;
+
+-- A bulk release: an order parked on a paused operation is let through that pause for its next attempt
+-- of the operation (only that one; the pause holds everything else). Cleared when that attempt starts.
+ALTER TABLE order_state ADD COLUMN released_from VARCHAR(64);

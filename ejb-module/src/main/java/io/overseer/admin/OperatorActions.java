@@ -80,9 +80,17 @@ public class OperatorActions {
                 }
                 case cancel -> state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()),
                         Actor.of(Actor.Kind.operator, operator), reason);
+                case release -> {
+                    state.releaseFromPause(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
+                    yield true;
+                }
                 case redrive -> throw new IllegalArgumentException("a redrive acts on dead letters, not orders");
             };
-            finish(state, action == BulkAction.resubmit ? "resubmitted" : "cancelled", operator, reason, dispatch, false);
+            finish(state, switch (action) {
+                case resubmit -> "resubmitted";
+                case cancel -> "cancelled";
+                default -> "released from its pause";
+            }, operator, reason, dispatch, false);
             return BulkItems.Outcome.done("now " + state.processState());
         } catch (IllegalTransitionException e) {
             return BulkItems.Outcome.skipped(e.getMessage().replaceFirst("^Order \\S+: ", ""));

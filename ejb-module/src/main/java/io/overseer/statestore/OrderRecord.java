@@ -58,6 +58,12 @@ public abstract class OrderRecord {
     /** The submission span's W3C traceparent (see Tracing); null if the order is not traced. Set once. */
     @Column(name = "trace_parent", length = 55, updatable = false)
     private String traceParent;
+    /**
+     * A paused operation an operator let this record's next attempt of through (a bulk release, V19); null
+     * when none. Cleared when that attempt starts.
+     */
+    @Column(name = "released_from", length = 64)
+    private String releasedFrom;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
@@ -126,6 +132,33 @@ public abstract class OrderRecord {
         noteTask(now, actor, StageAdmission.parkedReason(operation));
         waitAs(waiting().park(operation));
         updatedAt = now;
+    }
+
+    /**
+     * Operator: the record parked on a paused operation goes on, its next attempt of that operation let
+     * through the pause (only that one: the pause holds the rest). The caller announces it.
+     */
+    void letThrough(OffsetDateTime now, Actor operator, String reason) {
+        String operation = pausedOn();
+        if (operation == null) {
+            throw refusal("release (only an order parked on a paused operation)");
+        }
+        releasedFrom = operation;
+        noteTask(now, operator, "let through the pause of " + operation + ": " + reason);
+        waitAs(waiting().unpark());
+        updatedAt = now;
+    }
+
+    /** The paused operation an operator let the record's next attempt of through; null if none. */
+    String releasedFrom() {
+        return releasedFrom;
+    }
+
+    /** An attempt of {@code operation} starts: a release from its pause is used up. */
+    void attemptOf(String operation) {
+        if (operation.equals(releasedFrom)) {
+            releasedFrom = null;
+        }
     }
 
     /**

@@ -114,10 +114,11 @@ public class OrderState extends OrderRecord {
             throw new IllegalTransitionException(orderId(), processState() + " locked by " + lockedBy()
                     + (pausedOn() == null ? "" : ", parked on " + pausedOn()), "claim");
         }
+        PausedDispatch holding = paused.except(releasedFrom()); // an operator let it through one pause
         if (processState() == ProcessState.Compensating) {
-            return new Undoing(this).start(owner, now, definition, actor, paused).stream().toList();
+            return new Undoing(this).start(owner, now, definition, actor, holding).stream().toList();
         }
-        return new Stage(this).start(owner, now, definition, actor, paused, reason);
+        return new Stage(this).start(owner, now, definition, actor, holding, reason);
     }
 
     /** Whether a reply naming this epoch and step answers an attempt now running. */
@@ -273,6 +274,14 @@ public class OrderState extends OrderRecord {
     }
 
     /**
+     * Operator: the record parked on a paused operation goes on, its next attempt of that operation let
+     * through the pause; an order not parked is refused. See {@link OrderRecord#letThrough}.
+     */
+    public void releaseFromPause(OffsetDateTime now, Actor operator, String reason) {
+        letThrough(now, operator, reason);
+    }
+
+    /**
      * Operator: the order is abandoned and what it did is undone. Steps in flight are abandoned too (their
      * late replies will be stale) and, their outcome unknown, undone with the others. Returns whether a
      * compensation awaits a scheduler.
@@ -296,6 +305,9 @@ public class OrderState extends OrderRecord {
     Attempt lockAttempt(StepState step, StepDefinition spec, boolean compensation, String owner,
                         OffsetDateTime now, WorkflowDefinition definition, PausedDispatch paused) {
         String operation = compensation ? spec.compensationOperation().orElseThrow() : spec.operation();
+        if (operation != null) {
+            attemptOf(operation);
+        }
         OffsetDateTime deadline = now.plus(spec.completeBy());
         Duration heartbeat = spec.heartbeat();
         long epoch = nextEpoch(now);

@@ -526,6 +526,34 @@ class OrderStateTest {
         assertNull(other.pausedOn());
     }
 
+    @Test
+    void anOrderReleasedFromItsPauseStartsThatAttemptAloneAndThePauseHoldsTheRest() {
+        OrderState state = claimed(paused("reserve", "charge"));
+        assertEquals("reserve", state.pausedOn());
+        state.drainHistory();
+
+        state.releaseFromPause(T0.plusSeconds(5), Actor.of(Actor.Kind.operator, "ops"), "bulk job 7: VIP customers");
+
+        assertNull(state.pausedOn());
+        assertTrue(state.isClaimable(T0.plusSeconds(5)), "claimable again, to be announced");
+        assertEquals("let through the pause of reserve: bulk job 7: VIP customers", state.drainHistory().get(0).reason());
+        List<Attempt> started = state.claim("node-a", T0.plusSeconds(6), ORDER, SCHEDULER, "claimed", paused("reserve", "charge"));
+        assertEquals(1, started.size(), "the released attempt starts though reserve is still paused");
+        assertEquals("reserve", started.get(0).operation());
+
+        List<Attempt> next = state.succeed("node-a", started.get(0).epoch(), 0, T0.plusSeconds(7), ORDER, AGENT,
+                paused("reserve", "charge"));
+        assertTrue(next.isEmpty());
+        assertEquals("charge", state.pausedOn(), "the next paused operation holds it again");
+    }
+
+    @Test
+    void onlyAParkedOrderCanBeReleasedFromAPause() {
+        OrderState state = pending(ORDER);
+        assertThrows(IllegalTransitionException.class,
+                () -> state.releaseFromPause(T0, Actor.of(Actor.Kind.operator, "ops"), "not parked"));
+    }
+
     private static OrderState claimed(PausedDispatch paused) {
         OrderState state = pending(ORDER);
         state.claim("node-a", T0, ORDER, SCHEDULER, "claimed", paused);

@@ -138,6 +138,36 @@ class BulkActionsIT extends DeployedWarIT {
     }
 
     @Test
+    void aBulkReleaseLetsTheMatchingParkedOrdersThroughThePauseAndTheOthersWait() {
+        String batch = "b-" + UUID.randomUUID().toString().substring(0, 8);
+        Http.Reply paused = post("pauses", "{\"scope\":\"charge-payment\",\"reason\":\"provider maintenance\"}", operator);
+        assertEquals(200, paused.status(), paused.body());
+        try {
+            List<String> vip = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                vip.add(submit("c-bulk-vip-" + i, batch));
+            }
+            String other = submit("c-bulk-other", "b-other-" + batch);
+            for (String orderId : vip) {
+                Poll.until(orderId + " to park", WAIT, () -> "charge-payment".equals(adminOrder(orderId).path("pausedOn").asText()));
+            }
+
+            Http.Reply started = post("bulk-jobs", "{\"action\":\"release\",\"filter\":{\"attribute\":\"batch:" + batch
+                    + "\"},\"reason\":\"VIP customers\"}", operator);
+            assertEquals(201, started.status(), started.body());
+            JsonNode finished = awaitJob(started.json().get("id").asLong(), "Finished");
+            assertEquals(3, finished.get("done").asInt(), finished.toString());
+            for (String orderId : vip) {
+                api.awaitState(orderId, WAIT, "Processed");
+            }
+            assertEquals("charge-payment", adminOrder(other).path("pausedOn").asText(), "the pause still holds the others");
+            assertEquals("Pending", api.get(other).get("processState").asText());
+        } finally {
+            post("pauses/charge-payment/resume", "{\"reason\":\"test cleanup\"}", operator);
+        }
+    }
+
+    @Test
     void aBulkRedriveSendsMatchingDeadLettersBack() throws Exception {
         String outage = "bulk-redrive-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> customers = new ArrayList<>();
@@ -204,6 +234,12 @@ class BulkActionsIT extends DeployedWarIT {
                 + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
         assertEquals(202, reply.status(), reply.body());
         return reply.json().get("orderId").asText();
+    }
+
+    private JsonNode adminOrder(String orderId) {
+        Http.Reply reply = Http.get(admin("orders/" + orderId), viewer);
+        assertEquals(200, reply.status(), reply.body());
+        return reply.json().get("order");
     }
 
     private JsonNode awaitJob(long id, String state) {

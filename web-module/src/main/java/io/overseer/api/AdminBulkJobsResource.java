@@ -213,7 +213,7 @@ public class AdminBulkJobsResource {
         BulkAction action = BulkAction.named(request.action());
         if (action == null) {
             throw new InvalidRequestException("No such bulk action", List.of(new Problem.FieldError("action",
-                    "must be one of resubmit, cancel, redrive")));
+                    "must be one of resubmit, cancel, release, redrive")));
         }
         return action;
     }
