@@ -121,6 +121,85 @@ class ConsoleOperatorIT extends DeployedWarIT {
     }
 
     /**
+     * Issue 29: after an outage of the payment provider, {@value #BULK_ORDERS} orders in Error; the fault
+     * healed, the operator filters them in the listing (state and a business attribute), previews the bulk
+     * resubmit, confirms it with a reason, and watches the job's page count them to the end. Each order is
+     * then Processed, charged once, resubmitted once by the job.
+     */
+    @Test
+    void anOperatorBulkResubmitsHundredsOfOrdersInErrorFromTheListing() {
+        String batch = "outage-" + UUID.randomUUID().toString().substring(0, 8);
+        simulator.fault("charge-payment", "fatal", 1.0, 0);
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < BULK_ORDERS; i++) {
+            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-console-bulk-" + i
+                    + "\",\"workflow\":\"single-charge\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}],"
+                    + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
+            assertEquals(202, reply.status(), reply.body());
+            orders.add(reply.json().get("orderId").asText());
+        }
+        orders.forEach(id -> api.awaitState(id, WAIT, "Error"));
+        simulator.clearFaults();
+
+        try (Browser browser = Browser.open("operator")) {
+            browser.signIn(console(), TestStack.OPERATOR);
+            browser.go(console() + "#/orders?state=Error&attribute=batch:" + batch);
+            browser.await(By.cssSelector("tr[data-order-id='" + orders.get(0) + "']"));
+            browser.await(By.cssSelector("button[data-bulk=resubmit]")).click();
+            browser.awaitText(By.id("action-what"), BULK_ORDERS + " orders match");
+            assertEquals(10, browser.all(By.cssSelector("#action-sample li")).size(), "a sample of ten");
+            assertTrue(browser.all(By.id("action-everything-box")).get(0).getAttribute("hidden") != null,
+                    "filtered: no need to confirm everything");
+            browser.screenshot("bulk-preview");
+            browser.driver().findElement(By.id("action-reason")).sendKeys("payment provider healed");
+            browser.driver().findElement(By.id("action-submit")).click();
+
+            browser.awaitText(By.cssSelector("#bulk-total"), String.valueOf(BULK_ORDERS));
+            browser.awaitText(By.cssSelector("#bulk-state"), "Finished");
+            assertEquals(String.valueOf(BULK_ORDERS), browser.textOf(By.id("bulk-done")));
+            assertEquals("0", browser.textOf(By.id("bulk-skipped")));
+            assertEquals("0", browser.textOf(By.id("bulk-failed")));
+            browser.screenshot("bulk-job-finished");
+            browser.go(console() + "#/bulk");
+            browser.await(By.cssSelector("#bulk-table tbody tr"));
+            browser.screenshot("bulk-jobs");
+        }
+        for (String orderId : orders) {
+            api.awaitState(orderId, WAIT, "Processed");
+            assertEquals(1, simulator.effects(orderId).size(), "charged once: " + orderId);
+            long resubmits = 0;
+            for (var entry : api.history(orderId)) {
+                resubmits += "operator".equals(entry.path("actor").asText()) && "Pending".equals(entry.path("to").asText())
+                        && entry.path("reason").asText().endsWith(": payment provider healed") ? 1 : 0;
+            }
+            assertEquals(1, resubmits, "resubmitted once, by the job: " + orderId);
+        }
+    }
+
+    /** With no filter the console asks whether every order is meant, and does nothing until told. */
+    @Test
+    void aBulkActionWithoutAFilterAsksWhetherEveryOrderIsMeant() {
+        try (Browser browser = Browser.open("operator")) {
+            browser.signIn(console(), TestStack.OPERATOR);
+            browser.go(console() + "#/orders");
+            browser.await(By.cssSelector("button[data-bulk=cancel]")).click();
+            browser.await(By.id("action-everything-box"));
+            browser.awaitText(By.id("action-what"), "match");
+            assertTrue(browser.driver().findElement(By.id("action-everything-box")).isDisplayed(), "asks");
+            browser.driver().findElement(By.id("action-reason")).sendKeys("clean everything");
+            browser.driver().findElement(By.id("action-submit")).click();
+            browser.awaitText(By.id("action-problem"), "tick the box");
+            browser.screenshot("bulk-everything-refused");
+            browser.driver().findElement(By.id("action-cancel")).click();
+        }
+        Http.Reply refused = Http.post(admin("bulk-jobs"), "application/json",
+                "{\"action\":\"cancel\",\"reason\":\"clean everything\"}", TestStack.credentials(TestStack.OPERATOR));
+        assertEquals(400, refused.status(), "the server refuses it too: " + refused.body());
+    }
+
+    private static final int BULK_ORDERS = 200;
+
+    /**
      * A valid order dead-lettered while something it needed was down: put in the DLQ as the broker marks
      * what it dead-letters (original address and queue), the test's stand-in for that outage. Redriven
      * from the page, it goes back to the order queue and becomes an order.

@@ -49,7 +49,11 @@ class ConsoleViewerIT extends DeployedWarIT {
             assertNoActions(browser, "order");
             browser.screenshot("order");
 
-            for (String page : List.of("queues", "pauses", "instances", "audit")) {
+            browser.go(console() + "#/orders");
+            browser.awaitText(By.id("updated"), "updated");
+            assertTrue(browser.all(By.id("bulk-bar")).isEmpty() && browser.all(By.cssSelector("input.pick")).isEmpty(),
+                    "no bulk action, no selection for a viewer");
+            for (String page : List.of("queues", "pauses", "instances", "audit", "bulk")) {
                 browser.go(console() + "#/" + page);
                 browser.awaitText(By.id("updated"), "updated");
                 assertNoActions(browser, page);
@@ -60,7 +64,8 @@ class ConsoleViewerIT extends DeployedWarIT {
 
         Http.Credentials viewer = TestStack.credentials(TestStack.VIEWER);
         for (String action : List.of("orders/" + orderId + "/resubmit", "orders/" + orderId + "/cancel", "pauses",
-                "pauses/all/resume", "dead-letters/redrive", "dead-letters/1/redrive", "dead-letters/1/delete")) {
+                "pauses/all/resume", "dead-letters/redrive", "dead-letters/1/redrive", "dead-letters/1/delete",
+                "bulk-jobs", "bulk-jobs/preview", "bulk-jobs/1/cancel")) {
             Http.Reply reply = Http.post(admin(action), "application/json",
                     "{\"scope\":\"all\",\"reason\":\"a viewer tries\"}", viewer);
             assertEquals(403, reply.status(), action + ": " + reply.body());

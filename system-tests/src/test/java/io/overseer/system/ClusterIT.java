@@ -231,6 +231,86 @@ class ClusterIT {
         passed = true;
     }
 
+    /**
+     * Issue 29: a bulk job survives a kill -9 of the instance running it. {@value #BULK_ORDERS} orders in
+     * Error after a fault, healed; a bulk resubmit paced at {@value #BULK_RATE} a second, started on one
+     * instance; once it has acted on some, the instance running it (the job's lease holder, whichever
+     * took it) is killed -9. Another instance takes the job over after the lease lapses and finishes it:
+     * every order resubmitted once (one operator resubmit in its history), Processed, charged once, and
+     * the job's counts right. Last, as it kills one of the cluster's instances.
+     */
+    @Test
+    @Order(3)
+    void aBulkJobSurvivesTheDeathOfTheInstanceRunningIt() throws Exception {
+        prefix = "c-bulk-kill-" + Long.toHexString(System.nanoTime()) + "-";
+        String batch = prefix.substring(0, prefix.length() - 1);
+        SimulatorApi simulator = TestStack.simulator();
+        List<AppServerNode> cluster = instances(INSTANCE_IDS.size());
+        OrdersApi api = new OrdersApi(URI.create(cluster.get(0).baseUrl()));
+        simulator.fault("charge-payment", "fatal", 1.0, 0);
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < BULK_ORDERS; i++) {
+            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + prefix + i
+                    + "\",\"workflow\":\"single-charge\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}],"
+                    + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
+            assertEquals(202, reply.status(), reply.body());
+            orders.add(reply.json().get("orderId").asText());
+        }
+        for (String orderId : orders) {
+            api.awaitState(orderId, Duration.ofMinutes(3), "Error");
+        }
+        simulator.clearFaults();
+
+        Http.Credentials operator = TestStack.credentials(TestStack.OPERATOR);
+        URI jobs = URI.create(cluster.get(0).baseUrl()).resolve("api/admin/bulk-jobs");
+        Http.Reply started = Http.post(jobs, "application/json", "{\"action\":\"resubmit\",\"filter\":{\"state\":\"Error\","
+                + "\"attribute\":\"batch:" + batch + "\"},\"reason\":\"provider healed\",\"ratePerSecond\":" + BULK_RATE + "}",
+                operator);
+        assertEquals(201, started.status(), started.body());
+        long id = started.json().get("id").asLong();
+        URI job = URI.create(jobs + "/" + id);
+        JsonNode running = io.overseer.support.Poll.until("bulk job " + id + " to act on some orders", Duration.ofMinutes(2),
+                Duration.ofMillis(200), () -> Http.get(job, operator).json(),
+                state -> state.get("done").asInt() >= BULK_RATE && !state.path("runner").asText().isEmpty());
+        String runner = running.get("runner").asText();
+        AppServerNode victim = cluster.stream().filter(s -> s.name().equals(runner) || runner.equals(idOf(s)))
+                .findFirst().orElseThrow(() -> new AssertionError("no instance " + runner + " in " + INSTANCE_IDS));
+        LOG.info("Killing " + runner + " (pid " + victim.pid() + ") with bulk job " + id + " at " + running.get("done")
+                + " of " + BULK_ORDERS);
+        victim.kill9();
+        AppServerNode survivor = cluster.stream().filter(s -> s != victim).findFirst().orElseThrow();
+        URI survivorJob = URI.create(survivor.baseUrl()).resolve("api/admin/bulk-jobs/" + id);
+
+        JsonNode finished = io.overseer.support.Poll.until("bulk job " + id + " to finish on a survivor", Duration.ofMinutes(3),
+                Duration.ofMillis(500), () -> Http.get(survivorJob, operator).json(),
+                state -> "Finished".equals(state.get("state").asText()));
+        servers.remove(victim);
+        victim.stop();
+        OrdersApi survivorApi = new OrdersApi(URI.create(survivor.baseUrl()));
+        List<Executable> checks = new ArrayList<>();
+        checks.add(() -> assertEquals(BULK_ORDERS, finished.get("done").asInt(), "every order acted on once: " + finished));
+        checks.add(() -> assertEquals(0, finished.get("skipped").asInt() + finished.get("failed").asInt(), finished.toString()));
+        for (String orderId : orders) {
+            JsonNode order = survivorApi.awaitState(orderId, Duration.ofMinutes(3), "Processed");
+            long resubmits = 0;
+            for (JsonNode entry : survivorApi.history(orderId)) {
+                resubmits += "operator".equals(entry.path("actor").asText()) && "Pending".equals(entry.path("to").asText()) ? 1 : 0;
+            }
+            long resubmitted = resubmits;
+            checks.add(() -> assertEquals(1, resubmitted, "resubmitted once: " + orderId));
+            checks.add(() -> assertEquals(1, simulator.effects(orderId).size(), "charged once: " + orderId + " " + order));
+        }
+        assertAll(checks.stream());
+        passed = true;
+    }
+
+    private static final int BULK_ORDERS = 60;
+    private static final int BULK_RATE = 5;
+
+    private static String idOf(AppServerNode server) {
+        return server.config().appProperties().getOrDefault("overseer.instance-id", server.name());
+    }
+
     /** Sends every order; returns the refused ones (REST answers other than 202, JMS sends that failed). */
     private List<String> submit(List<AppServerNode> instances) throws Exception {
         List<OrdersApi> apis = instances.stream().map(s -> new OrdersApi(URI.create(s.baseUrl()))).toList();
