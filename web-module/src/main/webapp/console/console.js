@@ -1127,7 +1127,7 @@
         g.append(s('title', null, title),
             s('rect', {x, y, width: NODE_W, height: NODE_H, rx: event ? 22 : 5, class: 'node-box'}),
             s('text', {x: x + 12, y: y + 18, class: 'node-name'}, clip(st.name, 27)),
-            s('text', {x: x + 12, y: y + 35, class: 'node-does'}, event ? 'waits: ' + clip(st.event, 14) : clip(st.operation, 20)),
+            s('text', {x: x + 12, y: y + 35, class: 'node-does'}, event ? 'waits: ' + clip(st.event, state ? 9 : 24) : clip(st.operation, state ? 15 : 30)),
             s('text', {x: x + 12, y: y + 53, class: 'node-policy'}, isoDuration(st.completeBy)
                 + (event ? '' : ' · ↻ ' + st.maxRetries + (st.backoff ? ' backoff' : ''))));
         if (st.compensation) {
