@@ -967,7 +967,7 @@
         let drawn = null;
         let drawnKey = null;
         const page = frame(root, 'Workflow', load, (data) => {
-            // The same definition draws the same nodes: kept, so that a hover survives the polls.
+            // A definition does not change: each poll puts back the nodes drawn first rather than drawing anew.
             const key = JSON.stringify(data);
             if (key === drawnKey) {
                 return drawn;
