@@ -283,6 +283,9 @@
         if (parts[0] === 'bulk' && parts[1]) {
             return {page: 'bulkJob', id: parts[1], params};
         }
+        if (parts[0] === 'workflows' && parts[1]) {
+            return {page: 'workflows', name: parts[1], params};
+        }
         return {page: PAGES[parts[0]] ? parts[0] : 'overview', params};
     }
 
@@ -762,7 +765,20 @@
 
     function order(r, root) {
         const id = r.id;
-        const page = frame(root, 'Order', () => call('orders/' + encodeURIComponent(id)), (detail) => {
+        const load = async () => {
+            const detail = await call('orders/' + encodeURIComponent(id));
+            const o = detail.order || {};
+            try {
+                detail.definition = await definitionOf(o.workflow, o.workflowVersion);
+            } catch (error) {
+                if (error instanceof ApiError && error.status === 401) {
+                    throw error;
+                }
+                detail.definitionProblem = problemText(error);
+            }
+            return detail;
+        };
+        const page = frame(root, 'Order', load, (detail) => {
             const o = detail.order || {};
             const actions = detail.actions || {};
             const steps = o.steps || [];
@@ -773,7 +789,8 @@
                     ['Order', h('span', {class: 'mono', id: 'order-id'}, o.orderId)],
                     ['State', h('span', {id: 'order-state', class: 'badge state-' + String(o.processState).replace(/[^A-Za-z]/g, '')}, o.processState)],
                     ['Customer', o.customerId],
-                    ['Workflow', o.workflowVersion ? `${o.workflow} (version ${o.workflowVersion})` : o.workflow,
+                    ['Workflow', h('a', {href: workflowHash(o.workflow, o.workflowVersion), id: 'order-workflow-link'},
+                        o.workflowVersion ? `${o.workflow} (version ${o.workflowVersion})` : o.workflow),
                         {id: 'order-workflow'}],
                     ['Not before', time(o.notBefore), {id: 'order-not-before'}],
                     ['Items', (o.items || []).map((i) => `${i.sku} × ${i.quantity}`).join(', ')],
@@ -810,6 +827,10 @@
                         h('td', {class: 'error-text'}, st.lastError || ''),
                         h('td', {class: 'paused-on'}, o.pausedOn && st === waitingStep ? o.pausedOn : ''))),
                     'No steps.')),
+                section('Graph', detail.definition
+                    ? workflowFigure(detail.definition, new Map(steps.map((st) => [st.name, st])), 'order-graph')
+                    : h('p', {class: 'muted', id: 'order-graph-missing'}, 'The definition cannot be read: ', detail.definitionProblem || '')),
+                section('Timeline', gantt(detail.history || [], steps, Date.now())),
                 section('History', timeline(detail.history || [])),
                 section('Remote calls', table('calls', ['Step', 'Operation', 'Idempotency key', 'At', 'Result', 'Detail'],
                     (detail.calls || []).map((c) => h('tr', null,
@@ -1057,7 +1078,373 @@
         return page;
     }
 
-    const PAGES = {overview, orders, order, queues, pauses, instances, audit, bulk, bulkJob};
+    // ---------------------------------------------------------------- workflows drawn (inline SVG)
+
+    const definitionCache = new Map(); // "name@version" → the definition; a version never changes
+
+    /** The definition an order runs under: its version, or the current one for an order stored before versions. */
+    async function definitionOf(name, version) {
+        const key = name + '@' + (version || '');
+        if (!definitionCache.has(key)) {
+            const path = 'workflows/' + encodeURIComponent(name)
+                + (version ? '/versions/' + encodeURIComponent(version) : '');
+            const definition = await call(path);
+            if (version) {
+                definitionCache.set(key, definition); // the current one may change with a deployment
+            }
+            return definition;
+        }
+        return definitionCache.get(key);
+    }
+
+    function workflows(r, root) {
+        if (r.name) {
+            return workflow(r, root);
+        }
+        return frame(root, 'Workflows', () => call('workflows'), (data) => table('workflows-table',
+            ['Workflow', 'Current version', 'Steps in order', 'Other versions'],
+            (data.workflows || []).map((w) => h('tr', {'data-workflow': w.name},
+                h('td', null, h('a', {href: workflowHash(w.name, null), class: 'mono'}, w.name)),
+                h('td', {class: 'mono'}, w.current || 'no longer defined'),
+                h('td', {class: 'mono small'}, w.outline || ''),
+                h('td', {class: 'mono small'}, (w.versions || []).filter((v) => !v.current).map((v, i) =>
+                    [i ? ', ' : '', h('a', {href: workflowHash(w.name, v.version), title: v.firstSeen ? 'first stored ' + v.firstSeen : null}, v.version)])))),
+            'No workflow is defined.'));
+    }
+
+    function workflowHash(name, version) {
+        return '#/workflows/' + encodeURIComponent(name) + (version ? '?version=' + encodeURIComponent(version) : '');
+    }
+
+    function workflow(r, root) {
+        const name = r.name;
+        const version = r.params.get('version');
+        const load = async () => {
+            const [definition, all] = await Promise.all([
+                version ? definitionOf(name, version) : call('workflows/' + encodeURIComponent(name)),
+                call('workflows')]);
+            return {definition, all};
+        };
+        let drawn = null;
+        let drawnKey = null;
+        const page = frame(root, 'Workflow', load, (data) => {
+            // A definition does not change: each poll puts back the nodes drawn first rather than drawing anew.
+            const key = JSON.stringify(data);
+            if (key === drawnKey) {
+                return drawn;
+            }
+            const d = data.definition;
+            const entry = ((data.all && data.all.workflows) || []).find((w) => w.name === name) || {versions: []};
+            drawnKey = key;
+            drawn = [
+                section('Definition', definitions([
+                    ['Workflow', d.name, {class: 'mono', id: 'workflow-name'}],
+                    ['Version', d.version, {class: 'mono', id: 'workflow-version'}],
+                    ['Status', d.current ? 'current: new orders run it' : 'kept for the orders that run it'],
+                    ['Steps', d.outline, {class: 'mono'}],
+                    ['Versions', h('span', {id: 'workflow-versions'}, entry.versions.map((v, i) => [i ? ' · ' : '',
+                        v.version === d.version ? h('strong', {class: 'mono'}, v.version)
+                            : h('a', {href: workflowHash(name, v.version), class: 'mono'}, v.version),
+                        v.current ? ' (current)' : '']))],
+                ], true)),
+                section('Graph', workflowFigure(d, null, 'workflow-graph')),
+                section('Steps', table('workflow-steps', ['#', 'Step', 'Does', 'Group', 'Undo', 'Complete by', 'Retries', 'Backoff', 'Gives up by', 'Heartbeat'],
+                    (d.steps || []).map((st, i) => h('tr', {'data-step': st.name},
+                        h('td', {class: 'num'}, i + 1), h('td', {class: 'mono'}, st.name),
+                        h('td', {class: 'mono'}, st.event ? 'waits for event ' + st.event : st.operation),
+                        h('td', {class: 'mono'}, st.group || ''), h('td', {class: 'mono'}, st.compensation || ''),
+                        h('td', null, isoDuration(st.completeBy)), h('td', {class: 'num'}, st.event ? '' : st.maxRetries),
+                        h('td', null, st.backoff ? isoDuration(st.backoff.initial) + ', doubling to ' + isoDuration(st.backoff.cap) : ''),
+                        h('td', null, st.onExhausted), h('td', null, isoDuration(st.heartbeat)))),
+                    'No steps.')),
+            ];
+            return drawn;
+        });
+        page.extra.append(h('p', null, h('a', {href: '#/workflows'}, '« Workflows')));
+        return page;
+    }
+
+    /** PT1M30S → "1 min 30 s"; anything else as given. */
+    function isoDuration(text) {
+        if (!text) {
+            return '';
+        }
+        const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(String(text));
+        if (!m) {
+            return String(text);
+        }
+        const parts = [];
+        if (m[1]) { parts.push(m[1] + ' h'); }
+        if (m[2]) { parts.push(m[2] + ' min'); }
+        if (m[3]) { parts.push(m[3] + ' s'); }
+        return parts.join(' ') || '0 s';
+    }
+
+    /** What decides how a step runs, for its hover title. */
+    function stepPolicy(st) {
+        const lines = [st.name];
+        lines.push(st.event ? 'waits for event ' + st.event + ' (no retries)' : 'calls ' + st.operation);
+        if (st.group) {
+            lines.push('in parallel group ' + st.group);
+        }
+        lines.push('complete by: ' + isoDuration(st.completeBy) + ' per attempt');
+        if (!st.event) {
+            lines.push('retries: ' + st.maxRetries + (st.backoff ? ', backoff ' + isoDuration(st.backoff.initial)
+                + ' doubling to ' + isoDuration(st.backoff.cap) : ', at once'));
+        }
+        if (st.heartbeat) {
+            lines.push('heartbeat: every ' + isoDuration(st.heartbeat));
+        }
+        lines.push('when it gives up: ' + st.onExhausted);
+        lines.push(st.compensation ? 'undone by ' + st.compensation : 'nothing undoes it');
+        return lines.join('\n');
+    }
+
+    /** Consecutive steps of one group form a stage; any other step is a stage alone. */
+    function stagesOf(steps) {
+        const stages = [];
+        for (const st of steps || []) {
+            const last = stages[stages.length - 1];
+            if (st.group && last && last.group === st.group) {
+                last.steps.push(st);
+            } else {
+                stages.push({group: st.group || null, steps: [st]});
+            }
+        }
+        return stages;
+    }
+
+    const NODE_W = 230, NODE_H = 64, GAP_X = 28, GAP_Y = 44, PAD = 20, BACK = 36;
+
+    /**
+     * The definition as a graph, top to bottom: one row per stage, a parallel group's steps side by side in
+     * a dashed frame, an event wait as a rounded, dashed node, each step's undo under its name, and the
+     * compensation path as a dashed edge back up the left side. live: the order's steps by name, to colour
+     * each node by its state and show its attempts; null for the bare definition.
+     */
+    function workflowGraph(d, live, id) {
+        const stages = stagesOf(d.steps);
+        const widest = Math.max(1, ...stages.map((st) => st.steps.length));
+        const W = BACK + PAD * 2 + widest * NODE_W + (widest - 1) * GAP_X;
+        const H = PAD * 2 + stages.length * NODE_H + Math.max(0, stages.length - 1) * GAP_Y + 10;
+        const svg = s('svg', {id, class: 'graph' + (live ? ' live' : ''), viewBox: `0 0 ${W} ${H}`, width: W,
+            role: 'img', 'aria-label': 'Workflow ' + d.name + ': ' + (d.outline || '')});
+        svg.append(s('defs', null, s('marker', {id: id + '-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5,
+            markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse'}, s('path', {d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head'}))));
+        const placed = stages.map((stage, row) => {
+            const width = stage.steps.length * NODE_W + (stage.steps.length - 1) * GAP_X;
+            const left = BACK + PAD + (widest * NODE_W + (widest - 1) * GAP_X - width) / 2;
+            const y = PAD + row * (NODE_H + GAP_Y);
+            return {stage, y, nodes: stage.steps.map((st, col) => ({st, x: left + col * (NODE_W + GAP_X), y}))};
+        });
+        const edges = s('g', {class: 'edges'});
+        placed.forEach((p, i) => {
+            if (i === 0) {
+                return;
+            }
+            for (const from of placed[i - 1].nodes) {
+                for (const to of p.nodes) {
+                    const x1 = from.x + NODE_W / 2, y1 = from.y + NODE_H, x2 = to.x + NODE_W / 2, y2 = to.y;
+                    const mid = (y1 + y2) / 2;
+                    edges.append(s('path', {d: `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2 - 2}`, class: 'edge',
+                        'marker-end': `url(#${id}-arrow)`}));
+                }
+            }
+        });
+        svg.append(edges);
+        const undoable = (d.steps || []).filter((st) => st.compensation);
+        if (undoable.length && placed.length > 1) {
+            // undoing runs back up the workflow, newest first
+            const top = PAD + NODE_H / 2, bottom = placed[placed.length - 1].y + NODE_H / 2, x = BACK - 6;
+            svg.append(s('g', {class: 'compensation-path', id: id + '-undo'},
+                s('title', null, 'When a step gives up (compensate), the completed steps are undone newest first'),
+                s('path', {d: `M${x + 14},${bottom} L${x},${bottom} L${x},${top} L${x + 14},${top}`, class: 'back-edge',
+                    'marker-end': `url(#${id}-arrow)`}),
+                s('text', {x: x - 4, y: (top + bottom) / 2, class: 'back-label',
+                    transform: `rotate(-90 ${x - 4} ${(top + bottom) / 2})`}, 'undo, newest first')));
+        }
+        for (const p of placed) {
+            if (p.stage.group) {
+                const first = p.nodes[0], last = p.nodes[p.nodes.length - 1];
+                svg.append(s('g', {class: 'group', 'data-group': p.stage.group},
+                    s('rect', {x: first.x - 10, y: p.y - 16, width: last.x + NODE_W - first.x + 20, height: NODE_H + 24,
+                        rx: 8, class: 'group-frame'}),
+                    s('text', {x: first.x - 4, y: p.y - 5, class: 'group-label'}, 'parallel: ' + p.stage.group)));
+            }
+            for (const n of p.nodes) {
+                svg.append(graphNode(n.st, n.x, n.y, live ? live.get(n.st.name) : null));
+            }
+        }
+        return svg;
+    }
+
+    function graphNode(st, x, y, state) {
+        const event = Boolean(st.event);
+        const g = s('g', {class: 'node ' + (event ? 'event' : 'call') + (state ? ' state-' + cssName(state.state) : ''),
+            'data-step': st.name, 'data-group': st.group || null, 'data-kind': event ? 'event' : 'call',
+            'data-state': state ? state.state : null, 'data-attempts': state ? state.attempts ?? 0 : null,
+            'data-x': x, 'data-y': y});
+        const title = stepPolicy(st) + (state ? `\nnow: ${state.state}, attempts ${state.attempts ?? 0}, failures ${state.failureCount ?? 0}` : '');
+        g.append(s('title', null, title),
+            s('rect', {x, y, width: NODE_W, height: NODE_H, rx: event ? 22 : 5, class: 'node-box'}),
+            s('text', {x: x + 12, y: y + 18, class: 'node-name'}, clip(st.name, 27)),
+            s('text', {x: x + 12, y: y + 35, class: 'node-does'}, event ? 'waits: ' + clip(st.event, state ? 9 : 24) : clip(st.operation, state ? 15 : 30)),
+            s('text', {x: x + 12, y: y + 53, class: 'node-policy'}, isoDuration(st.completeBy)
+                + (event ? '' : ' · ↻ ' + st.maxRetries + (st.backoff ? ' backoff' : ''))));
+        if (st.compensation) {
+            g.append(s('text', {x: x + NODE_W - 10, y: y + 53, class: 'node-undo'}, '↺ ' + clip(st.compensation, 16)));
+        }
+        if (state) {
+            g.append(s('text', {x: x + NODE_W - 10, y: y + 35, class: 'node-state'}, state.state
+                + (state.attempts ? ' ×' + state.attempts : '')));
+        }
+        return g;
+    }
+
+    function clip(text, max) {
+        const t = String(text ?? '');
+        return t.length > max ? t.slice(0, max - 1) + '…' : t;
+    }
+
+    function cssName(text) {
+        return String(text ?? 'none').replace(/[^A-Za-z]/g, '');
+    }
+
+    function workflowFigure(d, live, id) {
+        return h('figure', {class: 'figure graph-figure'}, h('div', {class: 'scroll'}, workflowGraph(d, live, id)),
+            h('figcaption', {class: 'legend', id: id + '-legend'},
+                h('span', {class: 'key node-key'}), ' a step calling its operation  ',
+                h('span', {class: 'key event-key'}), ' a wait for an external event  ',
+                h('span', {class: 'key group-key'}), ' a parallel group (its steps run at once)  ',
+                '↺ its undo (compensation)  ', '30 s: complete-by of one attempt  ', '↻ 3: retries after expiries  ',
+                live ? 'colour: the step\'s state now; ×n its attempts  ' : '',
+                '— hover a step for its whole policy.'));
+    }
+
+    // ---------------------------------------------------------------- an order's attempts (Gantt)
+
+    /** Milliseconds of an ISO time; the API may give microseconds, which Date need not parse. */
+    function ms(iso) {
+        return iso ? new Date(String(iso).replace(/(\.\d{3})\d+/, '$1')).getTime() : NaN;
+    }
+
+    /**
+     * Each attempt of each step, read from the history: a call runs from its step's move to Running until
+     * it leaves Running (Completed, Failed, TimedOut, or NotStarted: expired or handed back, to be tried again); a compensation
+     * from the move to Compensating until Compensated or CompensationFailed. An expired compensation is a
+     * note Compensating → Compensating: the next attempt's claim is not recorded, so it is drawn from there.
+     * An attempt still running has no end.
+     */
+    function attemptsOf(history) {
+        const attempts = [];
+        const open = new Map(); // step → its running attempt
+        const counts = new Map();
+        const begin = (e, kind, at) => {
+            const n = (counts.get(e.step + kind) || 0) + 1;
+            counts.set(e.step + kind, n);
+            const a = {step: e.step, kind, n, start: at, end: null, outcome: null, reason: null};
+            attempts.push(a);
+            open.set(e.step, a);
+        };
+        const finish = (e, outcome) => {
+            const a = open.get(e.step);
+            if (a) {
+                a.end = e.at;
+                a.outcome = outcome;
+                a.reason = e.reason || null;
+                open.delete(e.step);
+            }
+        };
+        for (const e of history || []) {
+            if (!e.step || !e.to) {
+                continue;
+            }
+            if (e.from === 'Running' && e.to !== 'Running') {
+                finish(e, e.to === 'NotStarted' ? 'Retried' : e.to);
+            } else if (e.from === 'Compensating' && e.to === 'Compensating') {
+                finish(e, 'Retried');
+                begin(e, 'compensation', e.at);
+            } else if (e.from === 'Compensating') {
+                finish(e, e.to);
+            }
+            if (e.to === 'Running' && e.from !== 'Running') {
+                begin(e, 'call', e.at);
+            } else if (e.to === 'Compensating' && e.from !== 'Compensating') {
+                finish(e, 'Abandoned');
+                begin(e, 'compensation', e.at);
+            }
+        }
+        return attempts;
+    }
+
+    /** A step of about `span` ms between ticks: at most eight of them. */
+    function tickStep(span) {
+        for (const step of [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000,
+            1800000, 3600000, 7200000, 21600000, 86400000]) {
+            if (span / step <= 8) {
+                return step;
+            }
+        }
+        return Math.ceil(span / 8 / 86400000) * 86400000;
+    }
+
+    /** One row per step (the definition's order), one bar per attempt from its claim to its reply. */
+    function gantt(history, steps, now) {
+        const attempts = attemptsOf(history);
+        if (!attempts.length) {
+            return h('p', {class: 'muted', id: 'order-timeline-empty'}, 'No attempt yet.');
+        }
+        const names = (steps || []).map((st) => st.name);
+        for (const a of attempts) {
+            if (!names.includes(a.step)) {
+                names.push(a.step);
+            }
+        }
+        const waits = new Set((steps || []).filter((st) => st.event).map((st) => st.name));
+        const t0 = Math.min(...attempts.map((a) => ms(a.start)));
+        const end = Math.max(...attempts.map((a) => (a.end ? ms(a.end) : now)), t0 + 1);
+        const span = Math.max(end - t0, 1000);
+        const LABEL = 160, W = 860, ROW = 26, TOP = 8, AXIS = 28;
+        const H = TOP + names.length * ROW + AXIS;
+        const x = (t) => LABEL + ((t - t0) / span) * (W - LABEL - 10);
+        const svg = s('svg', {id: 'order-timeline', class: 'gantt', viewBox: `0 0 ${W} ${H}`, role: 'img',
+            'aria-label': 'Attempts of each step over time'});
+        names.forEach((name, i) => {
+            const y = TOP + i * ROW;
+            svg.append(s('g', {class: 'gantt-row', 'data-step': name},
+                s('rect', {x: 0, y, width: W, height: ROW, class: i % 2 ? 'row-odd' : 'row-even'}),
+                s('text', {x: 6, y: y + 17, class: 'row-label'}, clip(name, 22))));
+        });
+        const step = tickStep(span);
+        const axisY = TOP + names.length * ROW;
+        svg.append(s('line', {x1: LABEL, y1: axisY, x2: W - 10, y2: axisY, class: 'axis'}));
+        for (let t = 0; t <= span; t += step) {
+            svg.append(s('line', {x1: x(t0 + t), y1: TOP, x2: x(t0 + t), y2: axisY + 4, class: 'gridline'}),
+                s('text', {x: x(t0 + t), y: axisY + 16, class: 'tick middle'}, '+' + (t >= 60000 ? duration(t / 1000)
+                    : (t / 1000).toFixed(step < 1000 ? 1 : 0) + ' s')));
+        }
+        svg.append(s('text', {x: 6, y: axisY + 16, class: 'tick'}, 'from ' + time(new Date(t0).toISOString()) + ' UTC'));
+        for (const a of attempts) {
+            const row = names.indexOf(a.step);
+            const from = ms(a.start), to = a.end ? ms(a.end) : now;
+            const y = TOP + row * ROW + (a.kind === 'compensation' ? 14 : 4);
+            const took = ((to - from) / 1000).toFixed(2) + ' s';
+            svg.append(s('rect', {x: x(from), y, width: Math.max(3, x(to) - x(from)), height: a.kind === 'compensation' ? 9 : 10,
+                class: 'attempt ' + a.kind + (waits.has(a.step) ? ' wait' : '') + ' outcome-' + cssName(a.end ? a.outcome : 'Running'),
+                'data-step': a.step, 'data-kind': a.kind, 'data-attempt': a.n, 'data-outcome': a.end ? a.outcome : 'Running'},
+            s('title', null, `${a.step}: ${a.kind === 'compensation' ? 'compensation' : 'attempt'} ${a.n}\n`
+                + `${a.start} → ${a.end || 'running'} (${took})\n${a.end ? a.outcome : 'running'}${a.reason ? ': ' + a.reason : ''}`)));
+        }
+        return h('figure', {class: 'figure'}, h('div', {class: 'scroll'}, svg),
+            h('figcaption', {class: 'legend'},
+                h('span', {class: 'key attempt-key'}), ' an attempt, claim to reply  ',
+                h('span', {class: 'key expired-key'}), ' ended without a reply, tried again  ',
+                h('span', {class: 'key failed-key'}), ' refused or given up  ',
+                h('span', {class: 'key compensation-key'}), ' a compensation (lower half)  ',
+                h('span', {class: 'key running-key'}), ' running now — hover a bar for its times.'));
+    }
+
+    const PAGES = {overview, orders, order, queues, pauses, instances, audit, bulk, bulkJob, workflows};
 
     // ---------------------------------------------------------------- wiring
 

@@ -1,5 +1,6 @@
 package io.overseer.workflow;
 
+import io.overseer.platform.Database;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -26,6 +27,10 @@ public class WorkflowVersions {
     public record InUse(String workflow, String version, long orders, String firstOrders) {
     }
 
+    /** A stored version: whose, which, and when an instance first stored it. */
+    public record Stored(String workflow, String version, OffsetDateTime firstSeen) {
+    }
+
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
 
@@ -50,6 +55,19 @@ public class WorkflowVersions {
                 .setParameter(2, version)
                 .getResultList();
         return found.stream().findFirst();
+    }
+
+    /**
+     * Every stored version, by workflow and oldest first: what the console lists. The table holds one row per
+     * definition any instance ever deployed (never deleted), so it stays small.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    @SuppressWarnings("unchecked")
+    public List<Stored> stored() {
+        List<Object[]> rows = em.createNativeQuery("SELECT workflow, version, first_seen FROM workflow_version"
+                        + " ORDER BY workflow, first_seen, version")
+                .getResultList();
+        return rows.stream().map(row -> new Stored((String) row[0], (String) row[1], Database.utc(row[2]))).toList();
     }
 
     /**

@@ -2,16 +2,23 @@ package io.overseer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Browser;
 import io.overseer.support.Http;
+import io.overseer.support.Poll;
+import io.overseer.support.Problems;
 import io.overseer.support.TestStack;
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 /**
  * The console in a real browser as a viewer: the order, its steps and its history are there, no action
@@ -92,7 +99,7 @@ class ConsoleViewerIT extends DeployedWarIT {
             browser.await(By.id("filter-attribute")).sendKeys("merchant:" + merchant);
             browser.await(By.cssSelector("#order-filters button[type=submit]")).click();
             // The listing re-renders after the filter: wait for the filtered rows, then read them once more.
-            io.overseer.support.Poll.until("the listing filtered by the attribute", WAIT,
+            Poll.until("the listing filtered by the attribute", WAIT,
                     () -> browser.driver().getCurrentUrl().contains("attribute=") && rows(browser).equals(matching));
             assertEquals(matching, rows(browser), "exactly the matching orders, oldest first");
             browser.screenshot("orders-by-attribute");
@@ -110,6 +117,158 @@ class ConsoleViewerIT extends DeployedWarIT {
         } catch (org.openqa.selenium.StaleElementReferenceException rerendered) {
             return List.of();
         }
+    }
+
+    /**
+     * Issue 29, the workflow drawn: the admin API serves the sample {@code fulfilment} definition (404 problems
+     * for an unknown workflow or version), and the console draws it with its parallel group's steps side by
+     * side, between the steps before and after it.
+     */
+    @Test
+    void theSampleWorkflowIsDrawnWithItsParallelGroupSideBySide() {
+        Http.Credentials viewer = TestStack.credentials(TestStack.VIEWER);
+        Http.Reply list = Http.get(admin("workflows"), viewer);
+        assertEquals(200, list.status(), list.body());
+        JsonNode fulfilment = null;
+        for (JsonNode workflow : list.json().get("workflows")) {
+            fulfilment = TestStack.SAMPLE_WORKFLOW.equals(workflow.get("name").asText()) ? workflow : fulfilment;
+        }
+        assertNotNull(fulfilment, list.body());
+        String version = fulfilment.get("current").asText();
+        Http.Reply definition = Http.get(admin("workflows/fulfilment/versions/" + version), viewer);
+        assertEquals(200, definition.status(), definition.body());
+        JsonNode steps = definition.json().get("steps");
+        assertEquals("dispatch", steps.get(2).get("group").asText(), definition.body());
+        assertEquals("refund-payment", steps.get(1).get("compensation").asText(), definition.body());
+        assertEquals("PT3S", steps.get(1).get("completeBy").asText(), "the test servers' default complete-by");
+        Problems.assertProblem(Http.get(admin("workflows/no-such-workflow"), viewer), 404);
+        Problems.assertProblem(Http.get(admin("workflows/fulfilment/versions/000000000000"), viewer), 404);
+
+        try (Browser browser = Browser.open("viewer-workflow")) {
+            browser.signIn(console(), TestStack.VIEWER);
+            browser.go(console() + "#/workflows");
+            browser.await(By.cssSelector("#workflows-table tr[data-workflow=fulfilment] a")).click();
+            browser.awaitText(By.id("workflow-version"), version);
+            WebElement shipping = browser.await(node("workflow-graph", "arrange-shipping"));
+            WebElement invoice = browser.await(node("workflow-graph", "issue-invoice"));
+            assertEquals("dispatch", shipping.getAttribute("data-group"));
+            assertEquals("dispatch", invoice.getAttribute("data-group"));
+            assertEquals(shipping.getAttribute("data-y"), invoice.getAttribute("data-y"), "side by side: one row");
+            assertTrue(x(invoice) >= x(shipping) + 150, "side by side: " + x(shipping) + " and " + x(invoice));
+            assertTrue(y(browser.await(node("workflow-graph", "charge-payment"))) < y(shipping), "the group after charging");
+            assertTrue(y(browser.await(node("workflow-graph", "send-confirmation"))) > y(shipping), "confirming after it");
+            assertEquals(1, browser.all(By.cssSelector("#workflow-graph g.group[data-group=dispatch]")).size());
+            assertEquals(1, browser.all(By.id("workflow-graph-undo")).size(), "the compensation path is drawn");
+            String policy = browser.all(By.cssSelector("#workflow-graph g.node[data-step=charge-payment] > title")).get(0)
+                    .getAttribute("textContent"); // the hover's text: present, never visible by itself
+            assertTrue(policy.contains("undone by refund-payment") && policy.contains("retries: 3"), policy);
+            browser.script("document.getElementById('workflow-graph').scrollIntoView()");
+            browser.screenshot("workflow");
+
+            browser.go(console() + "#/workflows/approved");
+            WebElement wait = browser.await(node("workflow-graph", "await-approval"));
+            assertEquals("event", wait.getAttribute("data-kind"), "an event wait is drawn as one");
+            assertEquals("call", browser.await(node("workflow-graph", "charge-approved")).getAttribute("data-kind"));
+            browser.screenshot("workflow-event");
+        }
+    }
+
+    /**
+     * Issue 29: an order's graph shows each step's live state, as the API reports it while a branch of the
+     * parallel group is retried, and its timeline draws one bar per attempt (the retried branch's two or
+     * more); a refused step is drawn Failed, and its undone predecessor's compensation has its own bar.
+     */
+    @Test
+    void anOrdersGraphShowsEachStepsLiveStateAndItsTimelineEachAttempt() {
+        simulator.fault("issue-invoice", "hang", 1.0, 0);
+        String retried = api.submit("c-console-graph", TestStack.SAMPLE_WORKFLOW);
+
+        try (Browser browser = Browser.open("viewer-graph")) {
+            browser.signIn(console(), TestStack.VIEWER);
+            browser.go(console() + "#/orders/" + retried);
+            browser.await(node("order-graph", "issue-invoice"));
+            Poll.until("the page to show the API's step states while the invoice is retried", WAIT,
+                    () -> {
+                        JsonNode order = api.get(retried);
+                        Map<String, String> states = new LinkedHashMap<>();
+                        order.get("steps").forEach(st -> states.put(st.get("name").asText(),
+                                st.get("state").asText() + " ×" + st.get("attempts").asInt()));
+                        return failures(order, "issue-invoice") >= 1 && states.equals(drawnStates(browser));
+                    });
+            Map<String, String> states = drawnStates(browser);
+            for (String done : List.of("reserve-inventory", "charge-payment", "arrange-shipping")) {
+                assertEquals("Completed ×1", states.get(done), states.toString());
+                assertTrue(browser.await(node("order-graph", done)).getAttribute("class").contains("state-Completed"));
+            }
+            assertEquals("NotStarted ×0", states.get("send-confirmation"), states.toString());
+            assertTrue(bars(browser, "issue-invoice").size() >= 2, "the expired attempt and its retry: " + states);
+            assertEquals("Retried", bars(browser, "issue-invoice").get(0).getAttribute("data-outcome"));
+            browser.script("document.getElementById('order-graph').scrollIntoView()");
+            browser.screenshot("order-graph-retrying");
+
+            simulator.clearFaults();
+            api.awaitState(retried, WAIT, "Processed");
+            browser.awaitText(By.id("order-state"), "Processed");
+            Poll.until("every step drawn Completed", WAIT,
+                    () -> drawnStates(browser).values().stream().allMatch(state -> state.startsWith("Completed ")));
+            List<WebElement> invoiceBars = bars(browser, "issue-invoice");
+            assertTrue(invoiceBars.size() >= 2, "one bar per attempt of the retried branch: " + invoiceBars.size());
+            assertEquals("Retried", invoiceBars.get(0).getAttribute("data-outcome"));
+            assertEquals("Completed", invoiceBars.get(invoiceBars.size() - 1).getAttribute("data-outcome"));
+            assertEquals(1, bars(browser, "arrange-shipping").size(), "its sibling answered at once");
+            browser.script("document.getElementById('order-timeline').scrollIntoView()");
+            browser.screenshot("order-timeline");
+
+            simulator.fault("charge-payment", "fatal", 1.0, 0);
+            String refused = api.submit("c-console-graph-refused", TestStack.SAMPLE_WORKFLOW);
+            api.awaitState(refused, WAIT, "Compensated");
+            browser.go(console() + "#/orders/" + refused);
+            browser.awaitText(By.id("order-state"), "Compensated");
+            WebElement charge = browser.await(By.cssSelector("#order-graph g.node.state-Failed[data-step=charge-payment]"));
+            assertEquals("Failed", charge.getAttribute("data-state"));
+            assertEquals("Compensated", browser.await(node("order-graph", "reserve-inventory")).getAttribute("data-state"));
+            assertEquals("NotStarted", browser.await(node("order-graph", "send-confirmation")).getAttribute("data-state"));
+            assertEquals(1, browser.all(By.cssSelector(
+                    "#order-timeline rect.attempt[data-step=reserve-inventory][data-kind=compensation]")).size());
+            browser.script("document.getElementById('order-graph').scrollIntoView()");
+            browser.screenshot("order-graph-refused");
+        }
+    }
+
+    private static By node(String graph, String step) {
+        return By.cssSelector("#" + graph + " g.node[data-step='" + step + "']");
+    }
+
+    private static double x(WebElement node) {
+        return Double.parseDouble(node.getAttribute("data-x"));
+    }
+
+    private static double y(WebElement node) {
+        return Double.parseDouble(node.getAttribute("data-y"));
+    }
+
+    private static int failures(JsonNode order, String step) {
+        for (JsonNode st : order.get("steps")) {
+            if (step.equals(st.get("name").asText())) {
+                return st.get("failureCount").asInt();
+            }
+        }
+        return 0;
+    }
+
+    private static Map<String, String> drawnStates(Browser browser) {
+        Map<String, String> states = new LinkedHashMap<>();
+        try {
+            browser.all(By.cssSelector("#order-graph g.node")).forEach(n -> states.put(n.getAttribute("data-step"),
+                    n.getAttribute("data-state") + " ×" + n.getAttribute("data-attempts")));
+        } catch (org.openqa.selenium.StaleElementReferenceException redrawn) {
+            return Map.of();
+        }
+        return states;
+    }
+
+    private static List<WebElement> bars(Browser browser, String step) {
+        return browser.all(By.cssSelector("#order-timeline rect.attempt[data-step='" + step + "'][data-kind=call]"));
     }
 
     @Test

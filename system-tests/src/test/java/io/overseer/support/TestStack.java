@@ -105,6 +105,26 @@ public final class TestStack implements LauncherSessionListener {
         return new Http.Credentials(user.name(), user.password());
     }
 
+    /** The launcher's sample that ./run loads, with a parallel group: the console draws it (ConsoleViewerIT). */
+    public static final String SAMPLE_WORKFLOW = "fulfilment";
+
+    /** {@link #EXTRA_WORKFLOWS} and, as ./run loads it, the launcher's sample {@value #SAMPLE_WORKFLOW}. */
+    static String workflowsFile() throws IOException {
+        String resource = "io/overseer/launcher/sample-workflows.json";
+        try (var in = TestStack.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the launcher jar lacks " + resource);
+            }
+            var workflows = (com.fasterxml.jackson.databind.node.ObjectNode) Http.JSON.readTree(EXTRA_WORKFLOWS);
+            for (var sample : Http.JSON.readTree(in).get("workflows")) {
+                if (SAMPLE_WORKFLOW.equals(sample.get("name").asText())) {
+                    ((com.fasterxml.jackson.databind.node.ArrayNode) workflows.get("workflows")).add(sample);
+                }
+            }
+            return workflows.toString();
+        }
+    }
+
     private static RealmUser user(String name, String... roles) {
         return new RealmUser(name, java.util.UUID.randomUUID().toString(), List.of(roles));
     }
@@ -161,7 +181,7 @@ public final class TestStack implements LauncherSessionListener {
         broker.start();
         simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
         simulator.start();
-        Path workflows = Files.writeString(workDir.resolve("workflows.json"), EXTRA_WORKFLOWS);
+        Path workflows = Files.writeString(workDir.resolve("workflows.json"), workflowsFile());
         appProperties = Map.of(
                 "overseer.scheduler.complete-by", "PT3S",
                 "overseer.supervisor.max-retries", Integer.toString(MAX_RETRIES),
