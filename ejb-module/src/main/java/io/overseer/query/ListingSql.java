@@ -103,14 +103,18 @@ public final class ListingSql {
         return parameters;
     }
 
-    private String build(List<Object> parameters) {
-        StringBuilder sql = new StringBuilder("SELECT ").append(columns)
-                .append(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
-        // With an attribute, its row's copy of (created_at, order_id) orders and pages: V20's index holds the
-        // attribute's orders in that order, so a page is one index range. The same values as the order's own.
-        String position = "s";
+    /**
+     * The filters alone, from {@code " FROM order_state s"} to the last condition (no position, order or
+     * limit): what selects every matching order, e.g. to count them. Its parameters are the first
+     * {@link #parameters()}, as many as it numbers.
+     */
+    public String matchingSql() {
+        return matching(new StringBuilder(), new ArrayList<>()).toString();
+    }
+
+    private StringBuilder matching(StringBuilder sql, List<Object> parameters) {
+        sql.append(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
         if (attributeName != null) {
-            position = "a";
             sql.append(" JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ")
                     .append(bind(parameters, attributeName)).append(" AND a.value = ").append(bind(parameters, attributeValue));
         }
@@ -120,6 +124,14 @@ public final class ListingSql {
         condition(sql, parameters, "o.customer_id = ", customerId);
         condition(sql, parameters, "s.failure_count >= ", minFailures);
         condition(sql, parameters, "s.created_at <= ", createdAtMost);
+        return sql;
+    }
+
+    private String build(List<Object> parameters) {
+        StringBuilder sql = matching(new StringBuilder("SELECT ").append(columns), parameters);
+        // With an attribute, its row's copy of (created_at, order_id) orders and pages: V20's index holds the
+        // attribute's orders in that order, so a page is one index range. The same values as the order's own.
+        String position = attributeName != null ? "a" : "s";
         if (afterCreatedAt != null) {
             sql.append(" AND (").append(position).append(".created_at, ").append(position).append(".order_id) > (")
                     .append(bind(parameters, afterCreatedAt)).append(", ").append(bind(parameters, afterOrderId)).append(')');
