@@ -3,6 +3,7 @@ package io.overseer.query;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The keyset listing's SQL, for {@link OrderQueries#list} (GET /api/orders) and the console's listing
@@ -42,10 +43,18 @@ public final class ListingSql {
     }
 
     /**
+     * States whose orders stay few however many finish: an order leaves them, or an operator empties them.
+     * With one of them and an attribute, the page walks the state's orders in order
+     * (order_state_listing_by_state) and reads each one's attribute by its key, a subquery the planner cannot
+     * turn round: joined, the attribute's whole share was read on a reused prepared statement (PostgreSQL's
+     * generic plan, which cannot tell Error from Processed: 0.6–0.9 s at 1 M orders, BENCHMARKS.md).
+     */
+    static final Set<String> FEW = Set.of("Pending", "Processing", "Compensating", "Error");
+
+    /**
      * Orders carrying the business attribute {@code name} = {@code value} (null name: no filter), read in
      * the listing's order from V20's order_attribute_listing: one page of the matches, however common the
-     * value. Combined with a state, the planner may instead walk that state's orders (order_state_listing_by_state)
-     * and look up each one's attribute, when the state is the rarer of the two (Error among Processed orders).
+     * value; with a state of {@link #FEW}, from that state's orders instead.
      */
     public ListingSql attribute(String name, String value) {
         this.attributeName = name;
@@ -114,12 +123,16 @@ public final class ListingSql {
 
     private StringBuilder matching(StringBuilder sql, List<Object> parameters) {
         sql.append(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
-        if (attributeName != null) {
+        if (joinsAttribute()) {
             sql.append(" JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ")
                     .append(bind(parameters, attributeName)).append(" AND a.value = ").append(bind(parameters, attributeValue));
         }
         sql.append(" WHERE TRUE");
         condition(sql, parameters, "s.process_state = ", state);
+        if (attributeName != null && !joinsAttribute()) {
+            sql.append(" AND (SELECT a.value FROM order_attribute a WHERE a.order_id = s.order_id AND a.name = ")
+                    .append(bind(parameters, attributeName)).append(") = ").append(bind(parameters, attributeValue));
+        }
         condition(sql, parameters, "s.workflow = ", workflow);
         condition(sql, parameters, "o.customer_id = ", customerId);
         condition(sql, parameters, "s.failure_count >= ", minFailures);
@@ -131,13 +144,18 @@ public final class ListingSql {
         StringBuilder sql = matching(new StringBuilder("SELECT ").append(columns), parameters);
         // With an attribute, its row's copy of (created_at, order_id) orders and pages: V20's index holds the
         // attribute's orders in that order, so a page is one index range. The same values as the order's own.
-        String position = attributeName != null ? "a" : "s";
+        String position = joinsAttribute() ? "a" : "s";
         if (afterCreatedAt != null) {
             sql.append(" AND (").append(position).append(".created_at, ").append(position).append(".order_id) > (")
                     .append(bind(parameters, afterCreatedAt)).append(", ").append(bind(parameters, afterOrderId)).append(')');
         }
         return sql.append(" ORDER BY ").append(position).append(".created_at, ").append(position).append(".order_id LIMIT ")
                 .append(bind(parameters, limit)).toString();
+    }
+
+    /** Whether the attribute drives the page (its index, in order), not the state's orders. */
+    private boolean joinsAttribute() {
+        return attributeName != null && (state == null || !FEW.contains(state));
     }
 
     private static void condition(StringBuilder sql, List<Object> parameters, String test, Object value) {

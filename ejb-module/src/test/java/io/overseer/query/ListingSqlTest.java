@@ -14,16 +14,27 @@ class ListingSqlTest {
 
     @Test
     void theTextDependsOnWhichFiltersAreSetNotOnTheOrderOfTheCallsAndNumbersItsParametersAsTheyAppear() {
-        ListingSql one = ListingSql.of(ListingSql.CONSOLE_COLUMNS).state("Error").attribute("region", "eu-west")
+        ListingSql one = ListingSql.of(ListingSql.CONSOLE_COLUMNS).state("Processed").attribute("region", "eu-west")
                 .after(T0, "o-1").limit(51);
         ListingSql other = ListingSql.of(ListingSql.CONSOLE_COLUMNS).limit(51).after(T0, "o-1")
-                .attribute("region", "eu-west").state("Error");
+                .attribute("region", "eu-west").state("Processed");
         assertEquals(one.sql(), other.sql());
-        assertEquals(List.of("region", "eu-west", "Error", T0, "o-1", 51), one.parameters());
+        assertEquals(List.of("region", "eu-west", "Processed", T0, "o-1", 51), one.parameters());
         assertEquals("SELECT " + ListingSql.CONSOLE_COLUMNS + " FROM order_state s JOIN customer_order o"
                 + " ON o.order_id = s.order_id JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ?1"
                 + " AND a.value = ?2 WHERE TRUE AND s.process_state = ?3 AND (a.created_at, a.order_id) > (?4, ?5)"
                 + " ORDER BY a.created_at, a.order_id LIMIT ?6", one.sql());
+    }
+
+    @Test
+    void aStateWhoseOrdersStayFewDrivesThePageAndEachOrdersAttributeIsReadByItsKey() {
+        ListingSql listing = ListingSql.of(ListingSql.CONSOLE_COLUMNS).state("Error").attribute("region", "eu-west")
+                .after(T0, "o-1").limit(51);
+        assertEquals(List.of("Error", "region", "eu-west", T0, "o-1", 51), listing.parameters());
+        assertEquals("SELECT " + ListingSql.CONSOLE_COLUMNS + " FROM order_state s JOIN customer_order o"
+                + " ON o.order_id = s.order_id WHERE TRUE AND s.process_state = ?1 AND (SELECT a.value FROM order_attribute a"
+                + " WHERE a.order_id = s.order_id AND a.name = ?2) = ?3 AND (s.created_at, s.order_id) > (?4, ?5)"
+                + " ORDER BY s.created_at, s.order_id LIMIT ?6", listing.sql());
     }
 
     @Test
