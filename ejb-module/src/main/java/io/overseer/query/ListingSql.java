@@ -114,11 +114,18 @@ public final class ListingSql {
 
     /**
      * The filters alone, from {@code " FROM order_state s"} to the last condition (no position, order or
-     * limit): what selects every matching order, e.g. to count them. Its parameters are the first
-     * {@link #parameters()}, as many as it numbers.
+     * limit): what selects every matching order, e.g. to count them. Its parameters:
+     * {@link #matchingParameters()}.
      */
     public String matchingSql() {
         return matching(new StringBuilder(), new ArrayList<>()).toString();
+    }
+
+    /** The values of {@link #matchingSql()}'s ?1, ?2…: the first of {@link #parameters()}. */
+    public List<Object> matchingParameters() {
+        List<Object> parameters = new ArrayList<>();
+        matching(new StringBuilder(), parameters);
+        return parameters;
     }
 
     private StringBuilder matching(StringBuilder sql, List<Object> parameters) {

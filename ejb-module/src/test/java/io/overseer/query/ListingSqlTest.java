@@ -53,5 +53,6 @@ class ListingSqlTest {
         assertEquals(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id JOIN order_attribute a"
                 + " ON a.order_id = s.order_id AND a.name = ?1 AND a.value = ?2 WHERE TRUE AND o.customer_id = ?3"
                 + " AND s.failure_count >= ?4", listing.matchingSql());
+        assertEquals(List.of("batch", "b-1", "c-1", 2), listing.matchingParameters());
     }
 }
