@@ -12,7 +12,8 @@ final class Report {
     /** The fields of a RESULT line worth a column; the rest (SQL text, server versions) stay in results.json's logs. */
     private static final List<String> DETAILS = List.of("tasks", "repetitions", "runs", "polling", "threads", "workers",
             "clients", "transactions", "messages", "inFlight", "transacted", "finished", "rows", "sharedHitBlocks", "plan",
-            "historyRows", "answers", "serverCpuMsPerAnswer", "version");
+            "historyRows", "attributeRows", "listing", "attribute", "matchingOrders", "answers", "serverCpuMsPerAnswer",
+            "version");
 
     private final StringBuilder md = new StringBuilder();
     private final BenchRun run;

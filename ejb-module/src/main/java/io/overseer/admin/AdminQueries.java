@@ -5,6 +5,7 @@ import static io.overseer.platform.Database.utc;
 import io.overseer.agent.AgentRequest;
 import io.overseer.platform.Clocks;
 import io.overseer.query.HistoryView;
+import io.overseer.query.ListingSql;
 import io.overseer.query.OrderQueries;
 import io.overseer.query.OrderView;
 import io.overseer.statestore.ProcessState;
@@ -248,37 +249,19 @@ public class AdminQueries {
     }
 
     public Matching matching(Filter filter) {
-        StringBuilder sql = new StringBuilder(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
-        List<Object> parameters = new ArrayList<>();
-        if (filter.attributeName() != null) {
-            // The attribute drives the join (V18's lookup index), as in the API's listing.
-            parameters.add(filter.attributeName());
-            parameters.add(filter.attributeValue());
-            sql.append(" JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ?").append(parameters.size() - 1)
-                    .append(" AND a.value = ?").append(parameters.size());
-        }
-        sql.append(" WHERE TRUE");
-        if (filter.state() != null) {
-            parameters.add(filter.state().name());
-            sql.append(" AND s.process_state = ?").append(parameters.size());
-        }
-        if (filter.workflow() != null) {
-            parameters.add(filter.workflow());
-            sql.append(" AND s.workflow = ?").append(parameters.size());
-        }
-        if (filter.customerId() != null) {
-            parameters.add(filter.customerId());
-            sql.append(" AND o.customer_id = ?").append(parameters.size());
-        }
-        if (filter.minFailures() != null) {
-            parameters.add(filter.minFailures());
-            sql.append(" AND s.failure_count >= ?").append(parameters.size());
-        }
-        if (filter.olderThan() != null) {
-            parameters.add(clocks.now().minus(filter.olderThan()));
-            sql.append(" AND s.created_at <= ?").append(parameters.size());
-        }
-        return new Matching(sql.toString(), List.copyOf(parameters));
+        ListingSql listing = listing(filter);
+        return new Matching(listing.matchingSql(), List.copyOf(listing.matchingParameters()));
+    }
+
+    /** The filter as the listing's SQL (ListingSql: also what the scale probe times). */
+    private ListingSql listing(Filter filter) {
+        return ListingSql.of(ListingSql.CONSOLE_COLUMNS)
+                .attribute(filter.attributeName(), filter.attributeValue())
+                .state(filter.state() == null ? null : filter.state().name())
+                .workflow(filter.workflow())
+                .customer(filter.customerId())
+                .minFailures(filter.minFailures())
+                .createdAtMost(filter.olderThan() == null ? null : clocks.now().minus(filter.olderThan()));
     }
 
     /**
@@ -287,18 +270,9 @@ public class AdminQueries {
      */
     @SuppressWarnings("unchecked")
     public List<Line> list(Filter filter, OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
-        Matching matching = matching(filter);
-        StringBuilder sql = new StringBuilder(LINE_COLUMNS).append(matching.sql());
-        List<Object> parameters = new ArrayList<>(matching.parameters());
-        if (afterCreatedAt != null) {
-            parameters.add(afterCreatedAt);
-            parameters.add(afterOrderId);
-            sql.append(" AND (s.created_at, s.order_id) > (?").append(parameters.size() - 1)
-                    .append(", ?").append(parameters.size()).append(")");
-        }
-        parameters.add(limit);
-        sql.append(" ORDER BY s.created_at, s.order_id LIMIT ?").append(parameters.size());
-        var query = em.createNativeQuery(sql.toString());
+        ListingSql listing = listing(filter).after(afterCreatedAt, afterOrderId).limit(limit);
+        var query = em.createNativeQuery(listing.sql());
+        List<Object> parameters = listing.parameters();
         for (int i = 0; i < parameters.size(); i++) {
             query.setParameter(i + 1, parameters.get(i));
         }
@@ -316,8 +290,7 @@ public class AdminQueries {
     }
 
     /** A {@link Line}'s columns, of order_state s and customer_order o. */
-    private static final String LINE_COLUMNS = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state,"
-            + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at";
+    private static final String LINE_COLUMNS = "SELECT " + ListingSql.CONSOLE_COLUMNS;
 
     private static Line line(Object[] row) {
         return new Line((String) row[0], (String) row[1], (String) row[2], ProcessState.valueOf((String) row[3]),

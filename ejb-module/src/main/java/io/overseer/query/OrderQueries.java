@@ -65,32 +65,21 @@ public class OrderQueries {
 
     /**
      * As {@link #list(ProcessState, OffsetDateTime, String, int)}, of the orders whose business attribute
-     * {@code attributeName} is {@code attributeValue} (null name: any order). The attribute drives the join
-     * (V18's lookup index: its matches, not every order, are read and sorted).
+     * {@code attributeName} is {@code attributeValue} (null name: any order): one range of V20's
+     * order_attribute_listing, in the listing's order, whatever the value's share of the orders
+     * ({@link ListingSql#attribute}).
      */
     @SuppressWarnings("unchecked")
     public List<OrderSummary> list(ProcessState state, String attributeName, String attributeValue,
                                    OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
-        boolean after = afterCreatedAt != null;
-        boolean attribute = attributeName != null;
-        String sql = "SELECT s.order_id, o.customer_id, s.workflow, s.process_state, s.created_at, s.updated_at, s.not_before"
-                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id"
-                + (attribute ? " JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ?5 AND a.value = ?6" : "")
-                + " WHERE TRUE"
-                + (state == null ? "" : " AND s.process_state = ?1")
-                + (after ? " AND (s.created_at, s.order_id) > (?2, ?3)" : "")
-                + " ORDER BY s.created_at, s.order_id LIMIT ?4";
-        var query = em.createNativeQuery(sql);
-        if (state != null) {
-            query.setParameter(1, state.name());
+        ListingSql listing = ListingSql.of(ListingSql.SUMMARY_COLUMNS).attribute(attributeName, attributeValue)
+                .state(state == null ? null : state.name()).after(afterCreatedAt, afterOrderId).limit(limit);
+        var query = em.createNativeQuery(listing.sql());
+        List<Object> parameters = listing.parameters();
+        for (int i = 0; i < parameters.size(); i++) {
+            query.setParameter(i + 1, parameters.get(i));
         }
-        if (after) {
-            query.setParameter(2, afterCreatedAt).setParameter(3, afterOrderId);
-        }
-        if (attribute) {
-            query.setParameter(5, attributeName).setParameter(6, attributeValue);
-        }
-        List<Object[]> rows = query.setParameter(4, limit).getResultList();
+        List<Object[]> rows = query.getResultList();
         return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
                 ProcessState.valueOf((String) row[3]), row[6] == null ? null : utc(row[6]), utc(row[4]), utc(row[5]))).toList();
     }

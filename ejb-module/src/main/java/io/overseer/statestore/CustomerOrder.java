@@ -33,12 +33,14 @@ public class CustomerOrder {
     @OrderColumn(name = "line_no")
     private List<OrderLine> lines = new ArrayList<>();
 
-    /** Business attributes (name → value), as submitted; empty for most orders, and then no row is written. */
+    /**
+     * Business attributes (name → value and the order's created_at), as submitted; empty for most orders, and
+     * then no row is written.
+     */
     @ElementCollection(fetch = FetchType.EAGER)
     @CollectionTable(name = "order_attribute", joinColumns = @JoinColumn(name = "order_id"))
     @MapKeyColumn(name = "name", length = 40)
-    @Column(name = "value", nullable = false, length = 100)
-    private Map<String, String> attributes = new HashMap<>();
+    private Map<String, AttributeValue> attributes = new HashMap<>();
 
     @Column(name = "created_at", nullable = false)
     private OffsetDateTime createdAt;
@@ -56,7 +58,7 @@ public class CustomerOrder {
         this.orderId = orderId;
         this.customerId = customerId;
         this.lines = new ArrayList<>(lines);
-        this.attributes = new HashMap<>(attributes);
+        attributes.forEach((name, value) -> this.attributes.put(name, new AttributeValue(value, createdAt)));
         this.createdAt = createdAt;
     }
 
@@ -74,7 +76,9 @@ public class CustomerOrder {
 
     /** The business attributes, sorted by name. */
     public Map<String, String> attributes() {
-        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(attributes));
+        java.util.TreeMap<String, String> sorted = new java.util.TreeMap<>();
+        attributes.forEach((name, value) -> sorted.put(name, value.value()));
+        return java.util.Collections.unmodifiableMap(sorted);
     }
 
     public OffsetDateTime createdAt() {

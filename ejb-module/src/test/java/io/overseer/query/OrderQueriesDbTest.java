@@ -1,7 +1,9 @@
 package io.overseer.query;
 
+import static io.overseer.platform.NativeSql.strings;
 import static io.overseer.platform.NativeSql.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.platform.JpaDatabase;
 import io.overseer.platform.MigratedDatabase;
@@ -21,6 +23,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,9 +85,65 @@ class OrderQueriesDbTest {
         assertEquals(T0.toInstant(), processing.get(0).createdAt().toInstant());
     }
 
+    @Test
+    void anAttributeFilterPagesInTheListingOrderFromTheAttributesOwnCopyOfItsPosition() throws Exception {
+        submit("o-c", T0, Map.of("region", "eu-west", "batch", "b-1"));
+        submit("o-a", T0, Map.of("region", "eu-west"));
+        submit("o-b", T0, Map.of("region", "us-east"));
+        submit("o-0", T0.plusSeconds(1), Map.of("region", "eu-west"));
+        submit("o-z", T0.minusSeconds(1), Map.of("region", "eu-west", "batch", "b-1"));
+        submit("o-none", T0.minusSeconds(2), Map.of());
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            update(c, "UPDATE order_state SET process_state = 'Error' WHERE order_id IN ('o-a', 'o-b')");
+            // V20: each attribute row carries its order's created_at, which the listing orders and pages by
+            assertEquals(List.of("0"), strings(c, "SELECT count(*)::text FROM order_attribute a JOIN order_state s"
+                    + " ON s.order_id = a.order_id WHERE a.created_at <> s.created_at"));
+        }
+
+        List<String> seen = new ArrayList<>();
+        OrderSummary last = null;
+        for (int page = 0; page < 5; page++) {
+            OrderSummary after = last;
+            List<OrderSummary> rows = inQueries(queries -> queries.list(null, "region", "eu-west",
+                    after == null ? null : after.createdAt(), after == null ? null : after.orderId(), 2));
+            rows.forEach(row -> seen.add(row.orderId()));
+            if (rows.size() < 2) {
+                break;
+            }
+            last = rows.get(rows.size() - 1);
+        }
+        assertEquals(List.of("o-z", "o-a", "o-c", "o-0"), seen);
+        assertEquals(List.of("o-a"), inQueries(queries -> queries.list(ProcessState.Error, "region", "eu-west", null,
+                null, 10)).stream().map(OrderSummary::orderId).toList());
+        assertEquals(List.of("o-z", "o-c"), inQueries(queries -> queries.list(null, "batch", "b-1", null, null, 10))
+                .stream().map(OrderSummary::orderId).toList());
+    }
+
+    @Test
+    void aPageOfACommonAttributeValueIsOneRangeOfTheAttributeListingIndexNotAllItsMatches() throws Exception {
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            update(c, "INSERT INTO customer_order (order_id, customer_id, created_at)"
+                    + " SELECT 'o-' || i, 'c', ?1::timestamptz + i * interval '1 second' FROM generate_series(1, 20000) i", T0);
+            update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"
+                    + " SELECT order_id, 'order', 'Processed', created_at, created_at FROM customer_order");
+            update(c, "INSERT INTO order_attribute (order_id, name, value, created_at)"
+                    + " SELECT order_id, 'region', 'r-' || (substr(order_id, 3)::int % 8), created_at FROM customer_order");
+            update(c, "ANALYZE");
+            ListingSql listing = ListingSql.of(ListingSql.SUMMARY_COLUMNS).attribute("region", "r-0").limit(51);
+            String plan = String.join("\n", strings(c, "EXPLAIN ANALYZE " + listing.sql(), listing.parameters().toArray()));
+            // one page: 51 entries of the index, in order, no sort of the 2,500 matches
+            assertTrue(plan.contains("Index Only Scan using order_attribute_listing") && plan.contains("rows=51 loops=1")
+                    && !plan.contains("Sort") && !plan.contains("Seq Scan"), plan);
+        }
+    }
+
     private void submit(String orderId, OffsetDateTime at) throws Exception {
+        submit(orderId, at, Map.of());
+    }
+
+    private void submit(String orderId, OffsetDateTime at, Map<String, String> attributes) throws Exception {
         jpa.inTransaction(em -> {
-            em.persist(new CustomerOrder(orderId, "customer-" + orderId, List.of(), at));
+            em.persist(new CustomerOrder(orderId, "customer-" + orderId, List.of(), attributes, at));
             em.persist(OrderState.pending(orderId, ORDER, at, SUBMISSION, null));
             return null;
         });

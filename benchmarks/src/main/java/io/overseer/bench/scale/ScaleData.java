@@ -11,8 +11,14 @@ import java.util.List;
 
 /**
  * Generates a state store of a given size with a few set-based statements (INSERT … SELECT over
- * generate_series): N finished orders (Processed, unlocked, three Completed steps, nine history rows)
- * and a handful of live ones (Pending, and Processing with a complete-by an hour ahead).
+ * generate_series): N finished orders (Processed, unlocked, three Completed steps, nine history rows),
+ * a handful of live ones (Pending, and Processing with a complete-by an hour ahead), and a fixed number of
+ * orders in Error spread over the same 30 days (they wait for an operator, who empties them: their number
+ * does not grow with the finished ones; no steps or history, which no timed query reads).
+ *
+ * <p>Every order carries three business attributes, as {@link #REGIONS} and {@link #CHANNELS} name them:
+ * {@code region} (one of 8, in turn: 1/8 of the orders each), {@code channel} (one of 3) and {@code batch}
+ * (orders submitted together, 100 consecutive orders per batch id: a selective value).
  *
  * <p>Where: by default in a scratch schema whose tables are copies of the application's migrated ones
  * ({@code CREATE TABLE … (LIKE … INCLUDING ALL)}: the same columns, defaults, checks and identity, and
@@ -26,7 +32,15 @@ final class ScaleData {
     static final String MARKER = "bench-scale";
     static final String SCRATCH_SCHEMA = "bench_scale";
     /** The tables the timed queries need, in insert order. */
-    static final List<String> TABLES = List.of("customer_order", "order_state", "step_state", "order_history");
+    static final List<String> TABLES = List.of("customer_order", "order_state", "order_attribute", "step_state",
+            "order_history");
+    /** The region of the order numbered i (from 1) is REGIONS[i % 8]. */
+    static final List<String> REGIONS = List.of("eu-west", "eu-central", "eu-north", "us-east", "us-west",
+            "ap-south", "ap-east", "sa-east");
+    /** The channel of the order numbered i is CHANNELS[i % 3]. */
+    static final List<String> CHANNELS = List.of("web", "store", "partner");
+    /** Consecutive orders per batch id: finished order i is in batch "b-" + (i - 1) / BATCH. */
+    static final int BATCH = 100;
 
     private final Connection c;
     private final boolean inPlace;
@@ -72,22 +86,29 @@ final class ScaleData {
         return SCRATCH_SCHEMA;
     }
 
-    /** Loads N finished and {@code live} live orders into {@code schema}; history rows optional. */
-    void load(String schema, int finished, int live, boolean history) throws SQLException {
+    /**
+     * Loads N finished, {@code live} live and {@code errors} orders in Error into {@code schema}, with their
+     * attributes; history rows optional.
+     */
+    void load(String schema, int finished, int live, int errors, boolean history) throws SQLException {
         exec("SET search_path TO " + schema);
         // Index builds over millions of rows sort in memory instead of in temporary files (session only).
         exec("SET maintenance_work_mem = '256MB'");
         // Ids look like the application's (36-character UUIDs, random order) but are reproducible.
-        String fin = "SELECT md5('" + MARKER + "-' || i)::uuid::text AS id,"
+        String fin = "SELECT md5('" + MARKER + "-' || i)::uuid::text AS id, i,"
                 + " now() - interval '30 days' + i * (interval '30 days' / " + Math.max(finished, 1) + ") AS ts"
                 + " FROM generate_series(1, " + finished + ") i";
         String liv = "SELECT md5('" + MARKER + "-live-' || i)::uuid::text AS id, i,"
                 + " now() - interval '1 minute' - i * interval '1 second' AS ts,"
                 + " CASE WHEN i % 2 = 0 THEN 'Pending' ELSE 'Processing' END AS st"
                 + " FROM generate_series(1, " + live + ") i";
+        String err = "SELECT md5('" + MARKER + "-error-' || i)::uuid::text AS id, i,"
+                + " now() - interval '30 days' + i * (interval '30 days' / " + Math.max(errors, 1) + ") AS ts"
+                + " FROM generate_series(1, " + errors + ") i";
         timed("customer_order", "INSERT INTO customer_order (order_id, customer_id, created_at)"
                 + " SELECT id, '" + MARKER + "', ts FROM (" + fin + ") o"
-                + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + liv + ") l");
+                + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + liv + ") l"
+                + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + err + ") e");
         timed("order_state", "INSERT INTO order_state (order_id, workflow, process_state, locked_by, complete_by,"
                 + " failure_count, epoch, created_at, updated_at, version, history_count)"
                 + " SELECT id, 'order', 'Processed', NULL, NULL, 0, 1, ts, ts + interval '1 second', 9, 9 FROM (" + fin + ") o"
@@ -95,6 +116,18 @@ final class ScaleData {
                 + " CASE WHEN st = 'Processing' THEN 'bench-node' END,"
                 + " CASE WHEN st = 'Processing' THEN now() + interval '1 hour' END,"
                 + " 0, CASE WHEN st = 'Processing' THEN 1 ELSE 0 END, ts, ts, 1, 1 FROM (" + liv + ") l");
+        timed("order_state", "INSERT INTO order_state (order_id, workflow, process_state, failure_count, epoch,"
+                + " last_error, created_at, updated_at, version, history_count)"
+                + " SELECT id, 'order', 'Error', 3, 2, 'bench: refund-payment refused', ts, ts + interval '1 minute', 12, 12"
+                + " FROM (" + err + ") e");
+        // One statement per attribute: the order's number picks its region, channel and batch.
+        String numbered = "SELECT id, i, ts, 'b' AS kind FROM (" + fin + ") o"
+                + " UNION ALL SELECT id, i, ts, 'l' FROM (" + liv + ") l UNION ALL SELECT id, i, ts, 'e' FROM (" + err + ") e";
+        timed("order_attribute", "INSERT INTO order_attribute (order_id, name, value, created_at)"
+                + " SELECT id, 'region', (" + array(REGIONS) + ")[1 + i % " + REGIONS.size() + "], ts FROM (" + numbered + ") n"
+                + " UNION ALL SELECT id, 'channel', (" + array(CHANNELS) + ")[1 + i % " + CHANNELS.size() + "], ts FROM ("
+                + numbered + ") n"
+                + " UNION ALL SELECT id, 'batch', kind || '-' || (i - 1) / " + BATCH + ", ts FROM (" + numbered + ") n");
         String steps = "(VALUES (1, 'reserve-inventory'), (2, 'charge-payment'), (3, 'arrange-shipping')) s(seq, name)";
         timed("step_state", "INSERT INTO step_state (step_id, order_id, seq, name, state, attempts, updated_at)"
                 + " SELECT id || '/' || s.seq, id, s.seq, s.name, 'Completed', 1, ts + s.seq * interval '100 milliseconds'"
@@ -160,6 +193,10 @@ final class ScaleData {
         for (String t : TABLES) {
             timed("vacuum", "VACUUM (ANALYZE) " + schema + "." + t);
         }
+    }
+
+    private static String array(List<String> values) {
+        return "ARRAY['" + String.join("', '", values) + "']";
     }
 
     long count(String schema, String table) throws SQLException {

@@ -3,7 +3,6 @@ package io.overseer.bench.scale;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overseer.bench.peers.Cli;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,14 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * How the state store's hot queries (claim, claim by ids, the supervisor's sweep, today's stranded
- * poll) behave when finished orders pile up: loads N finished orders plus ~50 live ones, then runs each
- * query under EXPLAIN (ANALYZE, BUFFERS) and reports the median execution time and the plan's shape.
+ * poll) and the listing filtered on a business attribute ({@link AttributeListings}) behave when finished
+ * orders pile up: loads N finished orders plus ~50 live ones and 200 in Error, each with its attributes,
+ * then runs each query under EXPLAIN (ANALYZE, BUFFERS) and reports the median execution time and the
+ * plan's shape.
  *
  * <pre>
- * ScaleProbe --jdbc URL --user U --password P --finished N [--live 50] [--runs 20] [--history full|none]
+ * ScaleProbe --jdbc URL --user U --password P --finished N [--live 50] [--errors 200] [--runs 20] [--history full|none]
  *            [--in-place] [--keep] [--reset] [--unlogged]
  * </pre>
  * Every run is FRESH: what an earlier run generated is removed first, so "--finished 10000" then
@@ -34,8 +36,10 @@ import java.util.Set;
  */
 public final class ScaleProbe {
 
-    private static final Set<String> ARGS = Set.of("jdbc", "user", "password", "finished", "live", "runs",
+    private static final Set<String> ARGS = Set.of("jdbc", "user", "password", "finished", "live", "errors", "runs",
             "history", "in-place", "keep", "reset", "unlogged");
+    /** The product's numbered parameters (?1, ?2…, numbered in the order they appear), as JDBC's. */
+    private static final Pattern NUMBERED = Pattern.compile("\\?\\d+");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) {
@@ -46,6 +50,7 @@ public final class ScaleProbe {
         boolean inPlace = cli.flag("in-place");
         boolean keep = cli.flag("keep");
         int live = cli.getInt("live", 50);
+        int errors = cli.getInt("errors", 200);
         int runs = cli.getInt("runs", 20);
         String historyArg = cli.get("history", "full");
         if (!Set.of("full", "none").contains(historyArg)) {
@@ -73,7 +78,7 @@ public final class ScaleProbe {
             String version = serverVersion(c);
             long t0 = System.nanoTime();
             String schema = data.prepare(appSchema);
-            data.load(schema, finished, live, history);
+            data.load(schema, finished, live, errors, history);
             data.createIndexes(appSchema);
             data.vacuumAnalyze(schema);
             double loadSeconds = (System.nanoTime() - t0) / 1e9;
@@ -82,6 +87,8 @@ public final class ScaleProbe {
             Map<String, Object> load = Cli.result("scale.load.f" + finished, "s", loadSeconds);
             load.put("finished", finished);
             load.put("live", live);
+            load.put("errors", errors);
+            load.put("attributeRows", data.count(schema, "order_attribute"));
             load.put("orderStateRows", orders);
             load.put("stepStateRows", data.count(schema, "step_state"));
             load.put("historyRows", historyRows);
@@ -97,10 +104,16 @@ public final class ScaleProbe {
                     s.execute("SET search_path TO " + schema);
                 }
                 List<String> liveIds = liveIds(c, 32);
-                probe(c, "claim", StateStoreQueries.CLAIM, null, finished, live, runs, version);
-                probe(c, "claim-by-ids", StateStoreQueries.CLAIM_BY_IDS, liveIds, finished, live, runs, version);
-                probe(c, "sweep", StateStoreQueries.SWEEP, null, finished, live, runs, version);
-                probe(c, "stranded", StateStoreQueries.STRANDED, null, finished, live, runs, version);
+                Map<String, Object> ids = Map.of("ids", liveIds.size());
+                List<Object> idArray = List.of(c.createArrayOf("varchar", liveIds.toArray()));
+                probe(c, "claim", StateStoreQueries.CLAIM, List.of(), Map.of(), finished, live, runs, version);
+                probe(c, "claim-by-ids", StateStoreQueries.CLAIM_BY_IDS, idArray, ids, finished, live, runs, version);
+                probe(c, "sweep", StateStoreQueries.SWEEP, List.of(), Map.of(), finished, live, runs, version);
+                probe(c, "stranded", StateStoreQueries.STRANDED, List.of(), Map.of(), finished, live, runs, version);
+                for (AttributeListings.Listing l : AttributeListings.of(c, finished)) {
+                    probe(c, l.name(), NUMBERED.matcher(l.sql().sql()).replaceAll("?"), l.sql().parameters(),
+                            l.details(), finished, live, runs, version);
+                }
             } finally {
                 c.rollback();
                 c.setAutoCommit(true);
@@ -129,14 +142,18 @@ public final class ScaleProbe {
         return ids;
     }
 
-    /** One untimed run, then {@code runs} timed ones, each in a transaction rolled back (the claim locks rows). */
-    private static void probe(Connection c, String name, String sql, List<String> ids, int finished, int live,
-                              int runs, String version) throws Exception {
+    /**
+     * One untimed run, then {@code runs} timed ones, each in a transaction rolled back (the claim locks rows).
+     * EXPLAIN plans with the values bound, as the first executions of a prepared statement are planned.
+     */
+    private static void probe(Connection c, String name, String sql, List<Object> parameters,
+                              Map<String, Object> details, int finished, int live, int runs, String version)
+            throws Exception {
         List<Double> exec = new ArrayList<>();
         List<Double> planning = new ArrayList<>();
         JsonNode last = null;
         for (int i = 0; i <= runs; i++) {
-            JsonNode result = explain(c, sql, ids);
+            JsonNode result = explain(c, sql, parameters);
             c.rollback();
             if (i == 0) {
                 continue; // the first run pays for cold caches and the plan cache
@@ -157,19 +174,16 @@ public final class ScaleProbe {
         r.put("sharedHitBlocks", plan.path("Shared Hit Blocks").asLong());
         r.put("sharedReadBlocks", plan.path("Shared Read Blocks").asLong());
         r.put("plan", PlanSummary.of(plan));
-        if (ids != null) {
-            r.put("ids", ids.size());
-        }
+        r.putAll(details);
         r.put("sql", sql);
         r.put("postgres", version);
         Cli.print(r);
     }
 
-    private static JsonNode explain(Connection c, String sql, List<String> ids) throws Exception {
+    private static JsonNode explain(Connection c, String sql, List<Object> parameters) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
-            if (ids != null) {
-                Array array = c.createArrayOf("varchar", ids.toArray());
-                ps.setArray(1, array);
+            for (int i = 0; i < parameters.size(); i++) {
+                ps.setObject(i + 1, parameters.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
