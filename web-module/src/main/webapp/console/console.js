@@ -685,7 +685,7 @@
      * every order is meant; the server refuses it otherwise.
      */
     async function startBulk(page, action, label, selection) {
-        const everything = !selection.orderIds && !selection.deadLetters && !Object.keys(selection.filter || {}).length;
+        const everything = !selection.orderIds && !Object.keys(selection.filter || selection.deadLetters || {}).length;
         let preview;
         try {
             preview = await post('bulk-jobs/preview', Object.assign({action, everything}, selection));
@@ -870,7 +870,7 @@
             }
             return {depths, dead};
         };
-        return frame(root, 'Queues', load, ({depths, dead}) => {
+        const page = frame(root, 'Queues', load, ({depths, dead}) => {
             const letters = dead.status === 'fulfilled' ? [].concat(dead.value || []) : [];
             return [
                 section('Queues', depths.status === 'fulfilled' ? queueTable([].concat(depths.value || []), false)
@@ -894,6 +894,31 @@
                         'No dead letters.') : null),
             ];
         });
+        if (isOperator()) {
+            page.extra.append(deadLetterBulk(page));
+        }
+        return page;
+    }
+
+    /** The bulk redrive of the dead letters from one queue, or whose reason says something: preview, reason, job. */
+    function deadLetterBulk(page) {
+        const queue = h('input', {id: 'bulk-dlq-queue', name: 'originalQueue', size: 14, placeholder: 'orders'});
+        const reason = h('input', {id: 'bulk-dlq-reason', name: 'reason', size: 24, placeholder: 'text in the reason'});
+        const form = h('form', {class: 'filters', id: 'bulk-dlq'},
+            h('label', null, 'From queue', queue), h('label', null, 'Reason contains', reason),
+            h('button', {type: 'submit', class: 'secondary', 'data-bulk': 'redrive'}, 'Redrive matching…'));
+        form.addEventListener('submit', (event) => {
+            event.preventDefault();
+            const filter = {};
+            if (queue.value.trim()) {
+                filter.originalQueue = queue.value.trim();
+            }
+            if (reason.value.trim()) {
+                filter.reason = reason.value.trim();
+            }
+            startBulk(page, 'redrive', 'Redrive', {deadLetters: filter});
+        });
+        return form;
     }
 
     function preview(body, max = 300) {

@@ -234,6 +234,32 @@ class ConsoleOperatorIT extends DeployedWarIT {
             browser.go(console() + "#/orders/" + orderId);
             browser.awaitText(By.id("order-state"), "Processed");
             browser.screenshot("order-redriven");
+
+            // Issue 29: the dead letters of one outage redriven at once, as a bulk job, by their reason.
+            String outage = "outage " + UUID.randomUUID().toString().substring(0, 8);
+            List<String> customers = List.of(customer + "-bulk-1", customer + "-bulk-2");
+            try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+                for (String each : customers) {
+                    TextMessage message = jms.createTextMessage(io.overseer.support.OrdersApi.order(each, "A-1", 1));
+                    message.setStringProperty("_AMQ_ORIG_ADDRESS", "orders");
+                    message.setStringProperty("_AMQ_ORIG_QUEUE", "orders");
+                    message.setStringProperty("dlqReason", "the state store was unreachable (" + outage + ")");
+                    message.setStringProperty("dlqOriginalDestination", "orders");
+                    jms.createProducer().send(jms.createQueue("DLQ"), message);
+                }
+            }
+            browser.go(console() + "#/queues");
+            browser.await(By.xpath("//table[@id='dead-letters']//tr[td[contains(., '" + customers.get(1) + "')]]"));
+            browser.await(By.id("bulk-dlq-reason")).sendKeys(outage);
+            browser.driver().findElement(By.cssSelector("#bulk-dlq button[data-bulk=redrive]")).click();
+            browser.awaitText(By.id("action-what"), "2 dead letters match");
+            browser.driver().findElement(By.id("action-reason")).sendKeys("the state store is back");
+            browser.driver().findElement(By.id("action-submit")).click();
+            browser.awaitText(By.id("bulk-state"), "Finished");
+            assertEquals("2", browser.textOf(By.id("bulk-done")));
+        }
+        for (String each : List.of(customer + "-bulk-1", customer + "-bulk-2")) {
+            api.awaitState(TestStack.awaitOrderOf(each, WAIT), WAIT, "Processed");
         }
     }
 
