@@ -114,14 +114,10 @@ public class Tracing {
      * it in a trace of its own (an operator's HTTP request), if that is valid.
      */
     public Span caused(String name, String traceparent, SpanContext cause) {
-        if (traceparent == null || !on()) {
+        SpanBuilder builder = builderUnder(name, SpanKind.INTERNAL, traceparent);
+        if (builder == null) {
             return Span.getInvalid();
         }
-        SpanContext parent = TraceParent.parse(traceparent);
-        if (parent == null) {
-            return Span.getInvalid();
-        }
-        SpanBuilder builder = tracer.spanBuilder(name).setSpanKind(SpanKind.INTERNAL).setParent(TraceParent.context(parent));
         if (cause.isValid()) {
             builder.addLink(cause);
         }
@@ -130,18 +126,23 @@ public class Tracing {
 
     /** As {@link #child(String, SpanKind, String)}, begun at {@code start} (a time recorded earlier), if not null. */
     public Span child(String name, SpanKind kind, String traceparent, Instant start) {
-        if (traceparent == null || !on()) {
+        SpanBuilder builder = builderUnder(name, kind, traceparent);
+        if (builder == null) {
             return Span.getInvalid();
         }
-        SpanContext parent = TraceParent.parse(traceparent);
-        if (parent == null) {
-            return Span.getInvalid();
-        }
-        SpanBuilder builder = tracer.spanBuilder(name).setSpanKind(kind).setParent(TraceParent.context(parent));
         if (start != null) {
             builder.setStartTimestamp(start);
         }
         return builder.startSpan();
+    }
+
+    /** A span's builder under the stored context {@code traceparent}; null when off, or without a valid one. */
+    private SpanBuilder builderUnder(String name, SpanKind kind, String traceparent) {
+        if (traceparent == null || !on()) {
+            return null;
+        }
+        SpanContext parent = TraceParent.parse(traceparent);
+        return parent == null ? null : tracer.spanBuilder(name).setSpanKind(kind).setParent(TraceParent.context(parent));
     }
 
     /** A span under {@code parent}, a span of this thread (e.g. an agent's call under its attempt). */
