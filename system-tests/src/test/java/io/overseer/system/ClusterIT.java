@@ -237,7 +237,8 @@ class ClusterIT {
      * instance; once it has acted on some, the instance running it (the job's lease holder, whichever
      * took it) is killed -9. Another instance takes the job over after the lease lapses and finishes it:
      * every order resubmitted once (one operator resubmit in its history), Processed, charged once, and
-     * the job's counts right. Last, as it kills one of the cluster's instances.
+     * the job's counts right; the survivor's console (headless Chromium) shows the job running on another
+     * instance, then finished. Last, as it kills one of the cluster's instances.
      */
     @Test
     @Order(3)
@@ -281,6 +282,20 @@ class ClusterIT {
         AppServerNode survivor = cluster.stream().filter(s -> s != victim).findFirst().orElseThrow();
         URI survivorJob = URI.create(survivor.baseUrl()).resolve("api/admin/bulk-jobs/" + id);
 
+        // The survivor's console shows another instance taking the job over, then the job finished.
+        try (io.overseer.support.Browser browser = io.overseer.support.Browser.open("bulk-takeover")) {
+            URI console = URI.create(survivor.baseUrl()).resolve("console/");
+            browser.signIn(console, TestStack.OPERATOR);
+            browser.go(console + "#/bulk/" + id);
+            browser.await(org.openqa.selenium.By.id("bulk-runner"));
+            String taker = io.overseer.support.Poll.until("another instance to run bulk job " + id, Duration.ofMinutes(2),
+                    Duration.ofMillis(200), () -> runnerShown(browser),
+                    text -> !text.isBlank() && !text.equals("—") && !text.equals(runner));
+            LOG.info("Bulk job " + id + " taken over by " + taker);
+            browser.screenshot("running-on-" + taker);
+            browser.awaitText(org.openqa.selenium.By.id("bulk-state"), "Finished");
+            assertEquals(String.valueOf(BULK_ORDERS), browser.textOf(org.openqa.selenium.By.id("bulk-done")));
+        }
         JsonNode finished = io.overseer.support.Poll.until("bulk job " + id + " to finish on a survivor", Duration.ofMinutes(3),
                 Duration.ofMillis(500), () -> Http.get(survivorJob, operator).json(),
                 state -> "Finished".equals(state.get("state").asText()));
@@ -302,6 +317,16 @@ class ClusterIT {
         }
         assertAll(checks.stream());
         passed = true;
+    }
+
+    /** The job page's "Running on", or "" while the page redraws it. */
+    private static String runnerShown(io.overseer.support.Browser browser) {
+        try {
+            var found = browser.all(org.openqa.selenium.By.id("bulk-runner"));
+            return found.isEmpty() ? "" : found.get(0).getText().trim();
+        } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return "";
+        }
     }
 
     private static final int BULK_ORDERS = 60;
