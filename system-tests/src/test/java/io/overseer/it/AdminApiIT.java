@@ -29,7 +29,7 @@ class AdminApiIT extends DeployedWarIT {
     private static final Http.Credentials OPERATOR = TestStack.credentials(TestStack.OPERATOR);
     /** Path parameters of the admin API, filled in so that every path can be called. */
     private static final Map<String, String> SAMPLE = Map.of("{orderId}", "no-such-order", "{scope}", "all",
-            "{messageId}", "0");
+            "{messageId}", "0", "{id}", "0", "{name}", "no-such-workflow", "{version}", "0");
 
     /**
      * Every admin endpoint the OpenAPI document lists — so that a new one cannot be left out — for an
