@@ -8,8 +8,6 @@ import io.overseer.support.Http;
 import io.overseer.support.Poll;
 import io.overseer.support.Problems;
 import io.overseer.support.TestStack;
-import jakarta.jms.JMSContext;
-import jakarta.jms.TextMessage;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -171,17 +169,10 @@ class BulkActionsIT extends DeployedWarIT {
     void aBulkRedriveSendsMatchingDeadLettersBack() throws Exception {
         String outage = "bulk-redrive-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> customers = new ArrayList<>();
-        try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
-            for (int i = 0; i < 3; i++) {
-                String customer = outage + "-" + i;
-                customers.add(customer);
-                TextMessage message = jms.createTextMessage(io.overseer.support.OrdersApi.order(customer, "A-1", 1));
-                message.setStringProperty("_AMQ_ORIG_ADDRESS", "orders");
-                message.setStringProperty("_AMQ_ORIG_QUEUE", "orders");
-                message.setStringProperty("dlqReason", "the state store was unreachable (" + outage + ")");
-                message.setStringProperty("dlqOriginalDestination", "orders");
-                jms.createProducer().send(jms.createQueue("DLQ"), message);
-            }
+        for (int i = 0; i < 3; i++) {
+            String customer = outage + "-" + i;
+            customers.add(customer);
+            DeadLetterQueue.putOrder(customer, "the state store was unreachable (" + outage + ")");
         }
         String selection = "\"deadLetters\":{\"originalQueue\":\"orders\",\"reason\":\"" + outage + "\"}";
         Http.Reply preview = post("bulk-jobs/preview", "{\"action\":\"redrive\"," + selection + "}", operator);
@@ -229,11 +220,7 @@ class BulkActionsIT extends DeployedWarIT {
     }
 
     private String submit(String customer, String batch) {
-        Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + customer
-                + "\",\"workflow\":\"single-charge\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}],"
-                + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
-        assertEquals(202, reply.status(), reply.body());
-        return reply.json().get("orderId").asText();
+        return api.submitWithAttributes(customer, "single-charge", "{\"batch\":\"" + batch + "\"}");
     }
 
     private JsonNode adminOrder(String orderId) {

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.overseer.support.Browser;
 import io.overseer.support.Http;
 import io.overseer.support.TestStack;
-import jakarta.jms.JMSContext;
-import jakarta.jms.TextMessage;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,11 +130,7 @@ class ConsoleOperatorIT extends DeployedWarIT {
         simulator.fault("charge-payment", "fatal", 1.0, 0);
         List<String> orders = new ArrayList<>();
         for (int i = 0; i < BULK_ORDERS; i++) {
-            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"c-console-bulk-" + i
-                    + "\",\"workflow\":\"single-charge\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}],"
-                    + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
-            assertEquals(202, reply.status(), reply.body());
-            orders.add(reply.json().get("orderId").asText());
+            orders.add(api.submitWithAttributes("c-console-bulk-" + i, "single-charge", "{\"batch\":\"" + batch + "\"}"));
         }
         orders.forEach(id -> api.awaitState(id, WAIT, "Error"));
         simulator.clearFaults();
@@ -207,14 +201,7 @@ class ConsoleOperatorIT extends DeployedWarIT {
     @Test
     void aRedrivenDeadLetterBecomesAnOrder() throws Exception {
         String customer = "c-console-redrive-" + UUID.randomUUID().toString().substring(0, 8);
-        try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
-            TextMessage message = jms.createTextMessage(io.overseer.support.OrdersApi.order(customer, "A-1", 1));
-            message.setStringProperty("_AMQ_ORIG_ADDRESS", "orders");
-            message.setStringProperty("_AMQ_ORIG_QUEUE", "orders");
-            message.setStringProperty("dlqReason", "the state store was unreachable (test)");
-            message.setStringProperty("dlqOriginalDestination", "orders");
-            jms.createProducer().send(jms.createQueue("DLQ"), message);
-        }
+        DeadLetterQueue.putOrder(customer, "the state store was unreachable (test)");
 
         try (Browser browser = Browser.open("operator")) {
             browser.signIn(console(), TestStack.OPERATOR);
@@ -238,15 +225,8 @@ class ConsoleOperatorIT extends DeployedWarIT {
             // Issue 29: the dead letters of one outage redriven at once, as a bulk job, by their reason.
             String outage = "outage " + UUID.randomUUID().toString().substring(0, 8);
             List<String> customers = List.of(customer + "-bulk-1", customer + "-bulk-2");
-            try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
-                for (String each : customers) {
-                    TextMessage message = jms.createTextMessage(io.overseer.support.OrdersApi.order(each, "A-1", 1));
-                    message.setStringProperty("_AMQ_ORIG_ADDRESS", "orders");
-                    message.setStringProperty("_AMQ_ORIG_QUEUE", "orders");
-                    message.setStringProperty("dlqReason", "the state store was unreachable (" + outage + ")");
-                    message.setStringProperty("dlqOriginalDestination", "orders");
-                    jms.createProducer().send(jms.createQueue("DLQ"), message);
-                }
+            for (String each : customers) {
+                DeadLetterQueue.putOrder(each, "the state store was unreachable (" + outage + ")");
             }
             browser.go(console() + "#/queues");
             browser.await(By.xpath("//table[@id='dead-letters']//tr[td[contains(., '" + customers.get(1) + "')]]"));

@@ -15,6 +15,22 @@ final class DeadLetterQueue {
     private DeadLetterQueue() {
     }
 
+    /**
+     * Puts a valid order for {@code customer} in the DLQ, as the broker marks what it dead-letters from the
+     * order queue (original address and queue) with the application's {@code reason}: the tests' stand-in
+     * for an order dead-lettered while something it needed was down, which a redrive makes an order.
+     */
+    static void putOrder(String customer, String reason) throws jakarta.jms.JMSException {
+        try (var factory = TestStack.connectionFactory(); JMSContext jms = factory.createContext()) {
+            TextMessage message = jms.createTextMessage(io.overseer.support.OrdersApi.order(customer, "A-1", 1));
+            message.setStringProperty("_AMQ_ORIG_ADDRESS", "orders");
+            message.setStringProperty("_AMQ_ORIG_QUEUE", "orders");
+            message.setStringProperty("dlqReason", reason);
+            message.setStringProperty("dlqOriginalDestination", "orders");
+            jms.createProducer().send(jms.createQueue("DLQ"), message);
+        }
+    }
+
     static TextMessage await(String marker) {
         Message message = awaitAny(marker);
         if (!(message instanceof TextMessage text)) {

@@ -88,8 +88,14 @@ public final class OrdersApi {
      * asserts 202, returns its id.
      */
     public String submitWithAttributes(String customerId, String attributes) {
-        Http.Reply reply = submitRaw("application/json", "{\"customerId\":\"" + customerId
-                + "\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
+        return submitWithAttributes(customerId, null, attributes);
+    }
+
+    /** As {@link #submitWithAttributes(String, String)}, of {@code workflow} (null: the default one). */
+    public String submitWithAttributes(String customerId, String workflow, String attributes) {
+        Http.Reply reply = submitRaw("application/json", "{\"customerId\":\"" + customerId + "\""
+                + (workflow == null ? "" : ",\"workflow\":\"" + workflow + "\"")
+                + ",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}]"
                 + (attributes == null ? "" : ",\"attributes\":" + attributes) + "}");
         assertEquals(202, reply.status(), reply.body());
         return reply.json().get("orderId").asText();

@@ -251,11 +251,7 @@ class ClusterIT {
         simulator.fault("charge-payment", "fatal", 1.0, 0);
         List<String> orders = new ArrayList<>();
         for (int i = 0; i < BULK_ORDERS; i++) {
-            Http.Reply reply = api.submitRaw("application/json", "{\"customerId\":\"" + prefix + i
-                    + "\",\"workflow\":\"single-charge\",\"items\":[{\"sku\":\"A-1\",\"quantity\":1}],"
-                    + "\"attributes\":{\"batch\":\"" + batch + "\"}}");
-            assertEquals(202, reply.status(), reply.body());
-            orders.add(reply.json().get("orderId").asText());
+            orders.add(api.submitWithAttributes(prefix + i, "single-charge", "{\"batch\":\"" + batch + "\"}"));
         }
         for (String orderId : orders) {
             api.awaitState(orderId, Duration.ofMinutes(3), "Error");
