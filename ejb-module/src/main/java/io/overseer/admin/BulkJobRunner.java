@@ -54,6 +54,8 @@ public class BulkJobRunner {
     private final AtomicBoolean running = new AtomicBoolean();
     /** Failures in a row of an item on this instance ("job:seq"); forgotten when it is acted on. */
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+    /** When each job's last turn on this instance began (System.nanoTime), for its rate's budget. */
+    private final Map<Long, Long> lastTurns = new ConcurrentHashMap<>();
     private Heartbeat heartbeat;
 
     @EJB
@@ -107,13 +109,20 @@ public class BulkJobRunner {
         }
     }
 
-    /** One second's turn of a job: up to its rate of items, fewer while too many of its orders are unfinished. */
+    /**
+     * One turn of a job: its rate's worth of items for the time since its last turn began (a turn that
+     * took longer than a second made the timer skip a tick: the next one catches up, up to two seconds'
+     * worth), fewer while too many of its orders are unfinished.
+     */
     private void run(HeldLease held, long id) {
         BulkJobs.Job job = jobs.job(id).orElse(null);
         if (job == null || !"Running".equals(job.state())) {
+            lastTurns.remove(id);
             return;
         }
-        long budget = job.rate();
+        long now = System.nanoTime();
+        Long last = lastTurns.put(id, now);
+        long budget = budget(job.rate(), last == null ? 1_000_000_000L : now - last);
         if (job.action().onOrders()) {
             budget = Math.min(budget, Math.max(0, settings.inFlight() - jobs.unfinished(id)));
         }
@@ -131,6 +140,7 @@ public class BulkJobRunner {
                 jobs.finish(held, id);
             }
         } catch (LeaseLostException e) {
+            lastTurns.remove(id);
             LOG.log(Level.WARNING, "Bulk job {0} stopped here: {1}; the lease's holder runs it now (or it was cancelled)",
                     new Object[] {id, e.getMessage()});
         }
@@ -168,6 +178,12 @@ public class BulkJobRunner {
                     new Object[] {job.id(), item.target(), ATTEMPTS, why});
             return true;
         }
+    }
+
+    /** Actions for {@code elapsedNanos} at {@code rate} a second: at least one, at most two seconds' worth. */
+    static long budget(int rate, long elapsedNanos) {
+        long worth = Math.round(rate * (elapsedNanos / 1e9));
+        return Math.max(1, Math.min(2L * rate, worth));
     }
 
     private static String cause(Throwable e) {
