@@ -17,12 +17,12 @@ import java.util.stream.Stream;
 
 /**
  * ./bench: starts its own stack, measures Overseer's overhead (no-op backlog), end-to-end throughput and
- * latency over REST and JMS, runs the peers and ceilings on the same PostgreSQL and broker, checks every
- * order, stops the stack and writes the report. Exit 0 ok, 1 a check or the stack failed, 2 usage,
+ * latency over REST and JMS, runs the peers and ceilings on the same PostgreSQL and broker, with --bulk last
+ * what a bulk resubmit does to new orders (BulkPhase), checks every order, stops the stack and writes the report. Exit 0 ok, 1 a check or the stack failed, 2 usage,
  * 3 a peer or ceiling program is missing or failed.
  *
  * <p>Long because it is the run's script, phase after phase in the order the report shows them; each phase's
- * work is in its own class (PhaseRunner, Peers, the ceilings).
+ * work is in its own class (PhaseRunner, Peers, the ceilings, BulkPhase).
  */
 public final class Bench {
 
@@ -221,6 +221,21 @@ public final class Bench {
             }
         }
         run.sampler.phase("idle");
+
+        // Last, opt-in: what a bulk resubmit does to new orders (BulkPhase). After the peers, so that it changes
+        // none of the figures a run without --bulk has (10,000 more orders in the state store, a busier server).
+        if (o.bulk()) {
+            double loadRate = o.bulkLoadRate() > 0 ? o.bulkLoadRate() : run.phases.get("latency-rest").offeredRate();
+            BulkPhase bulk = new BulkPhase(o, db, simulator, phases, rest, costs, stack.baseUrl(), runId);
+            run.bulk = bulk.run(run.sampler, loadRate, run.idle, run.problems);
+            run.phases.put("bulk-baseline", run.bulk.baseline());
+            run.phases.put("bulk-during", run.bulk.during());
+            for (String phase : List.of("bulk-baseline", "bulk-during")) {
+                Files.move(runDir.resolve(phase + "-throughput.png"), plotDir.resolve(phase + "-throughput.png"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                run.plots.add(phase + "-throughput.png");
+            }
+        }
     }
 
     private static int paced(double rate, int seconds) {

@@ -28,7 +28,12 @@ record BenchOptions(
         Path root,
         List<String> appProperties,
         String serverJit,
-        double tracing) { // 0: off (the default, as on any server); else on, sampling this share of new traces
+        double tracing, // 0: off (the default, as on any server); else on, sampling this share of new traces
+        boolean bulk,         // the bulk phase (opt-in: not part of CI's quick run)
+        int bulkOrders,       // orders put into Error, then bulk-resubmitted
+        int bulkSeconds,      // paced new orders' window, baseline and during the job each
+        int bulkRate,         // the job's ratePerSecond; 0: not sent (the server's overseer.bulk.rate)
+        double bulkLoadRate) { // new orders/s during both windows; 0: the REST latency phase's (half the REST peak)
 
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -63,6 +68,18 @@ record BenchOptions(
                                       says so. Without it the servers' default: tracing off
               --tracing-ratio R       as --tracing, sampling the share R (0 < R <= 1) of new traces
                                       (parentbased_traceidratio)
+              --bulk                  last, after the peers: what a bulk resubmit does to new orders. N orders of
+                                      the single-charge workflow put into Error (the simulator's fatal fault on
+                                      charge-payment, then healed), then new three-step orders paced over REST
+                                      for S seconds, alone (the baseline) and while a bulk resubmit of the N
+                                      runs: their p50/p95/p99 and the ratio, the job's duration and actions/s,
+                                      the server CPU per action. Opt-in: CI's --quick does not run it
+              --bulk-orders N         orders the bulk job resubmits, at most 100000 (10000; quick 1000); implies --bulk
+              --bulk-seconds S        the paced window, baseline and during the job each (60; quick 20); implies --bulk
+              --bulk-rate R           the job's ratePerSecond, 1-1000 (default: none sent, the server's
+                                      overseer.bulk.rate, 50); implies --bulk
+              --bulk-load-rate R      new orders per second in both windows (default: the REST latency phase's,
+                                      half the REST peak); implies --bulk
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
               --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
               --help                  this text
@@ -88,6 +105,11 @@ record BenchOptions(
         List<String> appProperties = new ArrayList<>();
         String serverJit = "c1";
         double tracing = 0;
+        boolean bulk = false;
+        int bulkOrders = quick ? 1000 : 10_000;
+        int bulkSeconds = quick ? 20 : 60;
+        int bulkRate = 0;
+        double bulkLoadRate = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -110,6 +132,29 @@ record BenchOptions(
                 case "--server-jit" -> serverJit = jit(a, value(args, ++i, a));
                 case "--tracing" -> tracing = 1.0;
                 case "--tracing-ratio" -> tracing = ratio(a, value(args, ++i, a));
+                case "--bulk" -> bulk = true;
+                case "--bulk-orders" -> {
+                    bulkOrders = positive(a, value(args, ++i, a));
+                    if (bulkOrders > 100_000) {
+                        throw new UsageException(a + " must be at most 100000 (the server refuses a larger job), got: " + bulkOrders);
+                    }
+                    bulk = true;
+                }
+                case "--bulk-seconds" -> {
+                    bulkSeconds = positive(a, value(args, ++i, a));
+                    bulk = true;
+                }
+                case "--bulk-rate" -> {
+                    bulkRate = positive(a, value(args, ++i, a));
+                    if (bulkRate > 1000) {
+                        throw new UsageException(a + " must be 1-1000 (the server refuses more), got: " + bulkRate);
+                    }
+                    bulk = true;
+                }
+                case "--bulk-load-rate" -> {
+                    bulkLoadRate = rate(a, value(args, ++i, a));
+                    bulk = true;
+                }
                 case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
                 default -> throw new UsageException("unknown option: " + a);
             }
@@ -119,7 +164,8 @@ record BenchOptions(
         }
         requirePlaceable(runtime, portBase);
         return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
-                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit, tracing);
+                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit, tracing,
+                bulk, bulkOrders, bulkSeconds, bulkRate, bulkLoadRate);
     }
 
     /** A share of traces to sample: more than 0, at most 1. */
@@ -133,6 +179,19 @@ record BenchOptions(
             // refused below
         }
         throw new UsageException(option + " wants a share of traces, 0 < R <= 1, not: " + value);
+    }
+
+    /** Orders per second: more than 0. */
+    private static double rate(String option, String value) {
+        try {
+            double r = Double.parseDouble(value.trim());
+            if (r > 0 && Double.isFinite(r)) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new UsageException(option + " wants orders per second, more than 0, not: " + value);
     }
 
     boolean traced() {

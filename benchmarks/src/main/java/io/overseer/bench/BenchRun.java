@@ -28,6 +28,8 @@ final class BenchRun {
     String plotDirRelative;
     /** The idle background per second (no orders), measured after the warm-up; null if not measured. */
     CostMeter.Costs idle;
+    /** --bulk's figures; null if it did not run. */
+    BulkPhase.Result bulk;
 
     /** The figures that later runs compare with, by name. */
     Map<String, Double> figures() {
@@ -54,6 +56,21 @@ final class BenchRun {
                 f.put(p.name() + ".simulatorMsPerCall", p.costs().simulatorMsPerCall());
             }
         });
+        if (bulk != null) {
+            f.put("bulk.orders", (double) bulk.orders());
+            f.put("bulk.jobRate", (double) bulk.jobRate());
+            f.put("bulk.loadRate", bulk.loadRate());
+            f.put("bulk.jobSeconds", bulk.jobSeconds());
+            f.put("bulk.actionsPerSecond", bulk.actionsPerSecond());
+            f.put("bulk.lastProcessedSeconds", bulk.lastProcessedSeconds());
+            f.put("bulk.maxUnfinished", (double) bulk.maxUnfinished());
+            f.put("bulk.p50Ratio", bulk.ratio(50));
+            f.put("bulk.p95Ratio", bulk.ratio(95));
+            f.put("bulk.p99Ratio", bulk.ratio(99));
+            f.put("bulk.serverCpuMsPerAction", bulk.serverCpuMsPerAction());
+            f.put("bulk.serverCpuMsPerActionNet", bulk.serverCpuMsPerActionNet());
+            f.put("bulk.cpuMsPerActionNet", bulk.cpuMsPerActionNet());
+        }
         peers.results.forEach((name, n) -> f.put(name, n.path("value").asDouble()));
         return f;
     }

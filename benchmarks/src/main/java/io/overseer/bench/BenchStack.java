@@ -51,7 +51,7 @@ final class BenchStack implements AutoCloseable {
         PortCheck.requireFree(options.allPorts());
         Path stack = StackStaging.stage(runtime, builtStack, runDir.resolve("stack"), application, agentJar);
         Path workflows = runDir.resolve("workflows.json");
-        Files.writeString(workflows, "{\"workflows\":[{\"name\":\"noop\",\"steps\":[{\"name\":\"noop\"}]}]}\n");
+        Files.writeString(workflows, workflowsJson());
 
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-jar", launcherJar.toString(),
                 "--stack-dir", stack.toString(),
@@ -107,6 +107,14 @@ final class BenchStack implements AutoCloseable {
                         + ") not found under the launcher"));
         serverReadyMillis = readyMillis(Files.readString(launcherLog), runtime);
         Log.info("stack ready; " + runtime.label() + " pid " + serverPid + ", ready in " + serverReadyMillis + " ms");
+    }
+
+    /**
+     * The workflows the bench's server loads beside the built-in three-step {@code order}: {@code noop} for the
+     * overhead phase, {@code single-charge} (one call, {@code onExhausted: error}) for --bulk's orders in Error.
+     */
+    static String workflowsJson() {
+        return "{\"workflows\":[{\"name\":\"noop\",\"steps\":[{\"name\":\"noop\"}]}," + BulkPhase.WORKFLOW_JSON + "]}\n";
     }
 
     /** The launcher's "<label> ready at URL (pid N) in M ms" line: the server's own start, M; -1 if absent. */

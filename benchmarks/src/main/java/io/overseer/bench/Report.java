@@ -123,6 +123,7 @@ final class Report {
                         + ", p99 " + ms(p.p(99)) + " (max " + ms(p.p(100)) + ") | |");
             }
         }
+        bulkRows();
         StringBuilder rss = new StringBuilder();
         run.sampler.maxRssByPhase().forEach((phase, mib) -> {
             if (!phase.equals("idle")) {
@@ -138,6 +139,36 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /**
+     * --bulk: the new orders' percentiles during the bulk resubmit ÷ before it, in one run; the job's pace and cost.
+     */
+    private void bulkRows() {
+        BulkPhase.Result b = run.bulk;
+        if (b == null) {
+            return;
+        }
+        PhaseResult base = b.baseline();
+        PhaseResult during = b.during();
+        line("| **Bulk resubmit**: new three-step orders over REST, paced at " + f1(b.loadRate()) + "/s for "
+                + run.options.bulkSeconds() + " s, submit → Processed, while a bulk resubmit of " + b.orders()
+                + " orders in Error (`" + BulkPhase.WORKFLOW + "`) runs at " + BulkPhase.rateText(b) + ", "
+                + during.orders() + " orders | p50 " + ms(during.p(50)) + ", p95 " + ms(during.p(95)) + ", p99 "
+                + ms(during.p(99)) + " (max " + ms(during.p(100)) + ") | ÷ the same load just before, " + base.orders()
+                + " orders (p50 " + ms(base.p(50)) + ", p95 " + ms(base.p(95)) + ", p99 " + ms(base.p(99))
+                + ") = **" + f2(b.ratio(50)) + " / " + f2(b.ratio(95)) + " / " + f2(b.ratio(99)) + "** |");
+        line("| Bulk job " + b.jobId() + ": " + b.done() + " resubmitted, " + b.skipped() + " skipped, " + b.failed()
+                + " failed, start → Finished (the server's created_at → finished_at) | **" + f1(b.jobSeconds()) + " s, "
+                + f1(b.actionsPerSecond()) + " actions/s** (asked " + b.jobRate() + "/s) | its last order Processed "
+                + f1(b.lastProcessedSeconds()) + " s after the start; at most " + b.maxUnfinished() + " of its orders"
+                + " unfinished at once (sampled each second; the window is `overseer.bulk.in-flight`); " + b.orders()
+                + " orders put into Error in " + f0(b.setupSeconds()) + " s |");
+        line("| Bulk job, server CPU-ms per action (job start → its last order Processed" + (run.options.quick() ? ")" : " + "
+                + CostMeter.SETTLE_MILLIS / 1000 + " s)") + " | " + f1(b.serverCpuMsPerAction()) + " gross, **"
+                + f1(b.serverCpuMsPerActionNet()) + " net** | net: less the baseline window's CPU (as many new orders) and"
+                + " the idle background for the rest of the window; all four processes, net: " + f1(b.cpuMsPerActionNet())
+                + " CPU-ms per action (the resubmitted order's claim, call and reply included) |");
     }
 
     /**
@@ -218,7 +249,8 @@ final class Report {
         line("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (PhaseResult p : run.phases.values()) {
             if (p.costs() != null) {
-                costRow(p.name() + " (per order)", f1(p.ordersPerSecond()), p.costs());
+                costRow(p.name() + (p.name().equals("bulk-during") ? " (per new order, the bulk job's work included)"
+                        : " (per order)"), f1(p.ordersPerSecond()), p.costs());
             }
         }
         if (run.idle != null) {

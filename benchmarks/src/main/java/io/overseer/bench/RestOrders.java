@@ -26,12 +26,24 @@ final class RestOrders {
     }
 
     Load.Submitter submitter(String customerPrefix, String workflow) {
-        return i -> submit(customerPrefix + i, workflow);
+        return i -> submit(customerPrefix + i, workflow, null);
     }
 
-    String submit(String customerId, String workflow) throws Exception {
+    /**
+     * As {@link #submitter(String, String)}, each order with one business attribute {@code name}:{@code value}
+     * (both plain: a lower-case name, a value without quotes or backslashes).
+     */
+    Load.Submitter submitter(String customerPrefix, String workflow, String attribute, String value) {
+        if (!attribute.matches("[a-z][a-z0-9_.-]*") || !value.matches("[A-Za-z0-9_.:-]+")) {
+            throw new IllegalArgumentException("attribute " + attribute + "=" + value + " needs JSON escaping");
+        }
+        String attributes = ",\"attributes\":{\"" + attribute + "\":\"" + value + "\"}";
+        return i -> submit(customerPrefix + i, workflow, attributes);
+    }
+
+    private String submit(String customerId, String workflow, String attributes) throws Exception {
         String body = "{\"customerId\":\"" + customerId + "\",\"items\":[{\"sku\":\"B-1\",\"quantity\":1}]"
-                + (workflow == null ? "" : ",\"workflow\":\"" + workflow + "\"") + "}";
+                + (workflow == null ? "" : ",\"workflow\":\"" + workflow + "\"") + (attributes == null ? "" : attributes) + "}";
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(60))
                         .header("Content-Type", "application/json").header("Authorization", AUTHORIZATION)
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(),

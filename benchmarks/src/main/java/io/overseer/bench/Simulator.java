@@ -8,7 +8,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The remote-service simulator's GET /stats, read as a user would to see that nothing was applied twice. */
+/**
+ * The remote-service simulator's GET /stats, read as a user would to see that nothing was applied twice; and its
+ * faults (PUT and DELETE /faults), which the bulk phase uses to put orders into Error and to heal them.
+ */
 final class Simulator {
 
     /**
@@ -24,6 +27,27 @@ final class Simulator {
 
     Simulator(String url) {
         this.url = url;
+    }
+
+    /** PUT /faults: every call of {@code operation} meets {@code mode} (none, latency, error, hang, fatal). */
+    void fault(String operation, String mode) throws Exception {
+        send(HttpRequest.newBuilder(URI.create(url + "/faults")).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"operation\":\"" + operation + "\",\"mode\":\"" + mode
+                        + "\",\"rate\":1.0}")).build(), "PUT /faults");
+    }
+
+    /** DELETE /faults: every fault rule gone. */
+    void heal() throws Exception {
+        send(HttpRequest.newBuilder(URI.create(url + "/faults")).timeout(Duration.ofSeconds(10)).DELETE().build(),
+                "DELETE /faults");
+    }
+
+    private void send(HttpRequest request, String what) throws Exception {
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IllegalStateException("simulator " + what + " answered " + r.statusCode() + ": " + r.body());
+        }
     }
 
     Stats stats() throws Exception {

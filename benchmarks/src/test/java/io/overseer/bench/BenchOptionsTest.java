@@ -71,6 +71,35 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theBulkPhaseIsOptInAndAnyOfItsOptionsAsksForIt() {
+        BenchOptions quick = BenchOptions.parse(new String[] {"--quick"}, ROOT);
+        assertEquals(false, quick.bulk()); // CI's quick run does not pay for it
+        assertEquals(1000, quick.bulkOrders());
+        assertEquals(20, quick.bulkSeconds());
+        BenchOptions full = BenchOptions.parse(new String[] {"--bulk"}, ROOT);
+        assertTrue(full.bulk());
+        assertEquals(10_000, full.bulkOrders());
+        assertEquals(60, full.bulkSeconds());
+        assertEquals(0, full.bulkRate()); // none sent: the server's overseer.bulk.rate
+        assertEquals(0.0, full.bulkLoadRate()); // the REST latency phase's rate
+        BenchOptions sized = BenchOptions.parse(new String[] {"--bulk-orders", "2000"}, ROOT);
+        assertTrue(sized.bulk());
+        assertEquals(2000, sized.bulkOrders());
+        assertTrue(BenchOptions.parse(new String[] {"--bulk-seconds", "30"}, ROOT).bulk());
+        assertEquals(200, BenchOptions.parse(new String[] {"--bulk-rate", "200"}, ROOT).bulkRate());
+        assertEquals(12.5, BenchOptions.parse(new String[] {"--bulk-load-rate", "12.5"}, ROOT).bulkLoadRate());
+    }
+
+    @Test
+    void bulkSizesTheServerWouldRefuseAreRefusedBeforeTheStart() {
+        for (String[] bad : new String[][] {{"--bulk-rate", "1001"}, {"--bulk-rate", "0"}, {"--bulk-orders", "100001"},
+                {"--bulk-load-rate", "0"}, {"--bulk-load-rate", "fast"}, {"--bulk-seconds", "-1"}}) {
+            String m = assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(bad, ROOT)).getMessage();
+            assertTrue(m.startsWith(bad[0]), m);
+        }
+    }
+
+    @Test
     void runtimeDefaultsToPayaraMicroAndTheHelpSaysSo() {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick"}, ROOT);
         assertEquals(BenchRuntime.PAYARA_MICRO, o.runtime());
