@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +43,19 @@ final class ScaleData {
     static final List<String> CHANNELS = List.of("web", "store", "partner");
     /** Consecutive orders per batch id: finished order i is in batch "b-" + (i - 1) / BATCH. */
     static final int BATCH = 100;
+    /**
+     * How the order ids are made, system property {@code overseer.bench.scale.ids}: {@code random} (the
+     * default: random UUIDs, as the application makes them; consecutive orders' keys are scattered over the
+     * whole primary keys) or {@code v7} (UUID version 7 of the order's created_at, RFC 9562: consecutive
+     * orders' keys are neighbours; the experiment of BENCHMARKS.md, "Business attributes at scale").
+     */
+    static final String IDS = System.getProperty("overseer.bench.scale.ids", "random");
+
+    static {
+        if (!List.of("v7", "random").contains(IDS)) {
+            throw new IllegalArgumentException("overseer.bench.scale.ids must be v7 or random, not " + IDS);
+        }
+    }
 
     private final Connection c;
     private final boolean inPlace;
@@ -94,16 +109,19 @@ final class ScaleData {
         exec("SET search_path TO " + schema);
         // Index builds over millions of rows sort in memory instead of in temporary files (session only).
         exec("SET maintenance_work_mem = '256MB'");
-        // Ids look like the application's (36-character UUIDs, random order) but are reproducible.
-        String fin = "SELECT md5('" + MARKER + "-' || i)::uuid::text AS id, i,"
-                + " now() - interval '30 days' + i * (interval '30 days' / " + Math.max(finished, 1) + ") AS ts"
+        // One "now" for every statement (each is its own transaction, with its own now()): an order's
+        // created_at, and with v7 ids its id, must be the same in every table.
+        String now = "'" + OffsetDateTime.now(ZoneOffset.UTC) + "'::timestamptz";
+        // Ids look like the application's (36-character UUIDs) but are reproducible; see IDS.
+        String finTs = now + " - interval '30 days' + i * (interval '30 days' / " + Math.max(finished, 1) + ")";
+        String fin = "SELECT " + id("'" + MARKER + "-' || i", finTs) + " AS id, i, " + finTs + " AS ts"
                 + " FROM generate_series(1, " + finished + ") i";
-        String liv = "SELECT md5('" + MARKER + "-live-' || i)::uuid::text AS id, i,"
-                + " now() - interval '1 minute' - i * interval '1 second' AS ts,"
+        String livTs = now + " - interval '1 minute' - i * interval '1 second'";
+        String liv = "SELECT " + id("'" + MARKER + "-live-' || i", livTs) + " AS id, i, " + livTs + " AS ts,"
                 + " CASE WHEN i % 2 = 0 THEN 'Pending' ELSE 'Processing' END AS st"
                 + " FROM generate_series(1, " + live + ") i";
-        String err = "SELECT md5('" + MARKER + "-error-' || i)::uuid::text AS id, i,"
-                + " now() - interval '30 days' + i * (interval '30 days' / " + Math.max(errors, 1) + ") AS ts"
+        String errTs = now + " - interval '30 days' + i * (interval '30 days' / " + Math.max(errors, 1) + ")";
+        String err = "SELECT " + id("'" + MARKER + "-error-' || i", errTs) + " AS id, i, " + errTs + " AS ts"
                 + " FROM generate_series(1, " + errors + ") i";
         timed("customer_order", "INSERT INTO customer_order (order_id, customer_id, created_at)"
                 + " SELECT id, '" + MARKER + "', ts FROM (" + fin + ") o"
@@ -193,6 +211,22 @@ final class ScaleData {
         for (String t : TABLES) {
             timed("vacuum", "VACUUM (ANALYZE) " + schema + "." + t);
         }
+    }
+
+    /**
+     * The order id for a seed and a created_at, both SQL expressions, as {@link #IDS} says: a random UUID
+     * (md5 of the seed), or a UUID version 7 (RFC 9562) of that instant: the 48-bit Unix time in
+     * milliseconds, the version nibble 7, 12 bits from the md5, the variant bits 10, 62 bits from the md5.
+     */
+    static String id(String seed, String ts) {
+        String md5 = "md5(" + seed + ")";
+        if (IDS.equals("random")) {
+            return md5 + "::uuid::text";
+        }
+        String ms = "lpad(to_hex(floor(extract(epoch FROM " + ts + ") * 1000)::bigint), 12, '0')";
+        return "(substr(" + ms + ", 1, 8) || '-' || substr(" + ms + ", 9, 4) || '-7' || substr(" + md5 + ", 1, 3)"
+                + " || '-' || substr('89ab', 1 + get_byte(decode(substr(" + md5 + ", 4, 2), 'hex'), 0) % 4, 1)"
+                + " || substr(" + md5 + ", 6, 3) || '-' || substr(" + md5 + ", 9, 12))";
     }
 
     private static String array(List<String> values) {

@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  * In place, every row maintains the application's indexes and foreign keys as it goes in and comes out
  * (10,000 orders: 17 s to load, 7.5 s to remove on a busy 2-core machine): use it for small N only.
  * --unlogged makes the scratch tables UNLOGGED: a faster load (no WAL), the same plans and reads.
+ * The system property overseer.bench.scale.ids=v7 makes the order ids time-ordered (UUID version 7 of each
+ * order's created_at) instead of random, as the application makes them ({@link ScaleData#IDS}).
  */
 public final class ScaleProbe {
 
@@ -96,6 +98,7 @@ public final class ScaleProbe {
             load.put("where", inPlace ? "application tables (in place)" : "scratch schema " + schema
                     + " (copies of the application's tables and indexes, no foreign keys)");
             load.put("unlogged", unlogged);
+            load.put("ids", ScaleData.IDS);
             load.put("postgres", version);
             Cli.print(load);
             try {
