@@ -27,6 +27,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -280,13 +281,24 @@ public class AdminQueries {
         return rows.stream().map(AdminQueries::line).toList();
     }
 
-    /** One order's line of the listing, if there is such an order. */
+    /** The lines of those of {@code orderIds} that name an order, in the order given; one query. */
     @SuppressWarnings("unchecked")
-    public Optional<Line> line(String orderId) {
-        List<Object[]> rows = em.createNativeQuery(LINE_COLUMNS
-                        + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE s.order_id = ?1")
-                .setParameter(1, orderId).getResultList();
-        return rows.stream().findFirst().map(AdminQueries::line);
+    public List<Line> lines(List<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder in = new StringBuilder();
+        for (int i = 1; i <= orderIds.size(); i++) {
+            in.append(i == 1 ? "?1" : ", ?" + i);
+        }
+        var query = em.createNativeQuery(LINE_COLUMNS
+                + " FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE s.order_id IN (" + in + ")");
+        for (int i = 0; i < orderIds.size(); i++) {
+            query.setParameter(i + 1, orderIds.get(i));
+        }
+        Map<String, Line> found = new HashMap<>();
+        ((List<Object[]>) query.getResultList()).forEach(row -> found.put((String) row[0], line(row)));
+        return orderIds.stream().map(found::get).filter(java.util.Objects::nonNull).toList();
     }
 
     /** A {@link Line}'s columns, of order_state s and customer_order o. */

@@ -102,7 +102,7 @@ public class BulkJobs {
         }
         if (selection.named()) {
             List<String> ids = distinct(selection.ids());
-            List<AdminQueries.Line> known = ordersNamed(ids);
+            List<AdminQueries.Line> known = queries.lines(ids); // at most MAX_IDS, distinct
             return new Preview(action, ids.size(), false, ids.size() - known.size(), null,
                     known.subList(0, Math.min(SAMPLE, known.size())), null);
         }
@@ -197,15 +197,6 @@ public class BulkJobs {
             inserted += query.executeUpdate();
         }
         return inserted;
-    }
-
-    @SuppressWarnings("unchecked")
-    private List<AdminQueries.Line> ordersNamed(List<String> ids) {
-        List<AdminQueries.Line> known = new ArrayList<>();
-        for (String id : ids) { // at most MAX_IDS, by primary key, for a preview
-            queries.line(id).ifPresent(known::add);
-        }
-        return known;
     }
 
     private record DeadLetters(List<DeadLetter> matched, boolean partial) {

@@ -41,22 +41,17 @@ public class OperatorActions {
 
     /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
     public boolean resubmit(String orderId, String operator, String reason) {
-        Optional<OrderState> locked = store.lock(orderId);
-        locked.ifPresent(state -> {
-            state.resubmit(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
-            finish(state, "resubmitted", operator, reason, true);
-        });
-        return locked.isPresent();
+        return act(BulkAction.resubmit, orderId, operator, reason);
     }
 
     /** @return false if there is no such order; an illegal state throws IllegalTransitionException */
     public boolean cancel(String orderId, String operator, String reason) {
+        return act(BulkAction.cancel, orderId, operator, reason);
+    }
+
+    private boolean act(BulkAction action, String orderId, String operator, String reason) {
         Optional<OrderState> locked = store.lock(orderId);
-        locked.ifPresent(state -> {
-            boolean awaits = state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()),
-                    Actor.of(Actor.Kind.operator, operator), reason);
-            finish(state, "cancelled", operator, reason, awaits);
-        });
+        locked.ifPresent(state -> finish(state, action, operator, reason, apply(state, action, operator, reason), true));
         return locked.isPresent();
     }
 
@@ -73,35 +68,32 @@ public class OperatorActions {
         }
         OrderState state = locked.get();
         try {
-            boolean dispatch = switch (action) {
-                case resubmit -> {
-                    state.resubmit(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
-                    yield true;
-                }
-                case cancel -> state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()),
-                        Actor.of(Actor.Kind.operator, operator), reason);
-                case release -> {
-                    state.releaseFromPause(clocks.now(), Actor.of(Actor.Kind.operator, operator), reason);
-                    yield true;
-                }
-                case redrive -> throw new IllegalArgumentException("a redrive acts on dead letters, not orders");
-            };
-            finish(state, switch (action) {
-                case resubmit -> "resubmitted";
-                case cancel -> "cancelled";
-                default -> "released from its pause";
-            }, operator, reason, dispatch, false);
+            finish(state, action, operator, reason, apply(state, action, operator, reason), false);
             return BulkItems.Outcome.done("now " + state.processState());
         } catch (IllegalTransitionException e) {
             return BulkItems.Outcome.skipped(e.getMessage().replaceFirst("^Order \\S+: ", ""));
         }
     }
 
-    private void finish(OrderState state, String action, String operator, String reason, boolean dispatch) {
-        finish(state, action, operator, reason, dispatch, true);
+    /** The action's transition of the locked order; whether a scheduler must be told of it. */
+    private boolean apply(OrderState state, BulkAction action, String operator, String reason) {
+        Actor actor = Actor.of(Actor.Kind.operator, operator);
+        return switch (action) {
+            case resubmit -> {
+                state.resubmit(clocks.now(), actor, reason);
+                yield true;
+            }
+            case cancel -> state.cancel(clocks.now(), workflows.get(state.workflow(), state.workflowVersion()), actor,
+                    reason);
+            case release -> {
+                state.releaseFromPause(clocks.now(), actor, reason);
+                yield true;
+            }
+            case redrive -> throw new IllegalArgumentException("a redrive acts on dead letters, not orders");
+        };
     }
 
-    private void finish(OrderState state, String action, String operator, String reason, boolean dispatch,
+    private void finish(OrderState state, BulkAction action, String operator, String reason, boolean dispatch,
                         boolean audited) {
         store.saveHistory(state);
         if (dispatch) {
@@ -110,12 +102,16 @@ public class OperatorActions {
                     ? java.time.Duration.ZERO : java.time.Duration.between(now, state.notBefore()));
         }
         if (audited) {
-            audit.record(operator, action.equals("resubmitted") ? "resubmit" : "cancel", state.orderId(), reason,
-                    "now " + state.processState());
+            audit.record(operator, action.name(), state.orderId(), reason, "now " + state.processState());
         }
-        traced(state, action, operator, reason);
+        String done = switch (action) {
+            case resubmit -> "resubmitted";
+            case cancel -> "cancelled";
+            default -> "released from its pause";
+        };
+        traced(state, done, operator, reason);
         LOG.log(Level.INFO, "Order {0} (trace {5}) {1} by operator {2} ({3}): now {4}",
-                new Object[] {state.orderId(), action, operator, reason, state.processState(),
+                new Object[] {state.orderId(), done, operator, reason, state.processState(),
                         TraceParent.traceId(state.traceParent())});
     }
 

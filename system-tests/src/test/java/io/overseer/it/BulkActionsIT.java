@@ -83,6 +83,13 @@ class BulkActionsIT extends DeployedWarIT {
 
         // Named orders: finished ones and unknown ones are skipped, each saying why; one named twice is one item.
         String unknown = UUID.randomUUID().toString();
+        Http.Reply namedPreview = post("bulk-jobs/preview", "{\"action\":\"resubmit\",\"orderIds\":[\"" + unknown
+                + "\",\"" + orders.get(1) + "\",\"" + orders.get(0) + "\",\"" + orders.get(1) + "\"]}", operator);
+        assertEquals(200, namedPreview.status(), namedPreview.body());
+        assertEquals(3, namedPreview.json().get("matched").asInt(), "distinct: " + namedPreview.body());
+        assertEquals(1, namedPreview.json().get("unknown").asInt(), namedPreview.body());
+        assertEquals(List.of(orders.get(1), orders.get(0)), List.of(namedPreview.json().get("orders").get(0).get("orderId").asText(),
+                namedPreview.json().get("orders").get(1).get("orderId").asText()), "in the order given");
         Http.Reply named = post("bulk-jobs", "{\"action\":\"resubmit\",\"orderIds\":[\"" + orders.get(0) + "\",\""
                 + orders.get(1) + "\",\"" + orders.get(0) + "\",\"" + unknown + "\"],\"reason\":\"by name\"}", operator);
         assertEquals(201, named.status(), named.body());
