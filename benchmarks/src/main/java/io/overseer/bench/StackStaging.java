@@ -82,12 +82,11 @@ final class StackStaging {
     }
 
     /**
-     * A copy of the EAR whose EJB module holds the agent's classes. Not in the EAR's lib/: a library there
-     * cannot see the EJB module's classes (lib/ is the parent of the EJB module's class loader on Payara
-     * Server, WildFly's "parent module" that modules depend on, never the reverse), and NoopAgent implements
-     * io.overseer.agent.RemoteService, which only overseer-ejb.jar holds. In the EJB module it is also in the
-     * bean archive of RemoteServices' Instance<RemoteService>; the module's beans.xml (annotated) finds its
-     * {@code @ApplicationScoped}.
+     * A copy of the EAR whose EJB module holds the agent's classes: the benchmark patches the built EAR rather
+     * than assembling one, and inside overseer-ejb.jar the agent is in the bean archive of RemoteServices'
+     * Instance<RemoteService> on every runtime (the module's beans.xml, annotated, finds its
+     * {@code @ApplicationScoped}). A team does it the supported way instead: its agents in an EJB module of its
+     * own beside Overseer's, the agent API in lib/ (examples/starter, docs/agents.md).
      */
     static void earWithAgent(Path ear, Path copy, Path agentJar, Path scratch) throws IOException {
         Files.copy(ear, copy);

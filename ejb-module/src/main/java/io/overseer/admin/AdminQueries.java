@@ -2,7 +2,7 @@ package io.overseer.admin;
 
 import static io.overseer.platform.Database.utc;
 
-import io.overseer.agent.AgentRequest;
+import io.overseer.agent.AttemptRequest;
 import io.overseer.platform.Clocks;
 import io.overseer.query.HistoryView;
 import io.overseer.query.ListingSql;
@@ -348,7 +348,7 @@ public class AdminQueries {
                 continue;
             }
             calls.add(new Call(entry.step(), operation, compensation || "Compensated".equals(entry.to()),
-                    AgentRequest.idempotencyKey(order.orderId(), operation), entry.at(),
+                    AttemptRequest.idempotencyKey(order.orderId(), operation), entry.at(),
                     retried ? "no answer" : result, entry.reason()));
         }
         return calls;

@@ -1,7 +1,7 @@
 package io.overseer.agent;
 
 /**
- * An agent's answer to one {@link AgentRequest}, naming the attempt (epoch, step, token) it answers.
+ * An agent's answer to one {@link AttemptRequest}, naming the attempt (epoch, step, token) it answers.
  * {@code trace}: the W3C traceparent of the agent's span for the attempt, whose child the span of the reply's
  * application is (null when the order is not traced).
  *
@@ -25,17 +25,17 @@ public record AgentReply(String orderId, long epoch, int stepSeq, String token, 
         HANDED_BACK
     }
 
-    public static AgentReply succeeded(AgentRequest request, String detail) {
+    public static AgentReply succeeded(AttemptRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.SUCCEEDED, detail, null);
     }
 
-    public static AgentReply handedBack(AgentRequest request, String detail) {
+    public static AgentReply handedBack(AttemptRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.HANDED_BACK, detail, null);
     }
 
-    public static AgentReply failed(AgentRequest request, String detail) {
+    public static AgentReply failed(AttemptRequest request, String detail) {
         return new AgentReply(request.orderId(), request.epoch(), request.stepSeq(), request.token(), request.operation(),
                 Outcome.FAILED, detail, null);
     }

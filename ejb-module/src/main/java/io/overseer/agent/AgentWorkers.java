@@ -47,7 +47,7 @@ public class AgentWorkers {
         ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
     }
 
-    public Future<?> submit(AgentRequest request, Runnable attempt) {
+    public Future<?> submit(AttemptRequest request, Runnable attempt) {
         return executor.submit(() -> {
             Duration allowance = Duration.between(clocks.now(), request.completeBy());
             Heartbeat heartbeat = progress.watch("agent attempt " + request.orderId() + " " + request.operation(),

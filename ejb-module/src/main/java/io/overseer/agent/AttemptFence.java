@@ -25,13 +25,13 @@ public class AttemptFence {
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
 
-    public boolean isCurrent(AgentRequest request) {
+    public boolean isCurrent(AttemptRequest request) {
         return current(List.of(request)).contains(key(request.orderId(), request.epoch()));
     }
 
     /** The keys ({@link #key}) of those of the requests whose attempt is still the claimed one. */
     @SuppressWarnings("unchecked")
-    public Set<String> current(List<AgentRequest> requests) {
+    public Set<String> current(List<AttemptRequest> requests) {
         if (requests.isEmpty()) {
             return Set.of();
         }

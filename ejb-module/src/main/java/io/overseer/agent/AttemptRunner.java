@@ -1,5 +1,6 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.CallResult;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Scope;
@@ -49,7 +50,7 @@ public class AttemptRunner {
     @Inject
     InstanceIdentity instance;
 
-    public Optional<AgentReply> run(AgentRequest request) {
+    public Optional<AgentReply> run(AttemptRequest request) {
         return run(request, false);
     }
 
@@ -57,7 +58,7 @@ public class AttemptRunner {
      * @param fenced whether the caller has just checked that the attempt is current (the agent checks a
      *               whole batch in one query); later calls of the attempt are checked here, one by one
      */
-    public Optional<AgentReply> run(AgentRequest request, boolean fenced) {
+    public Optional<AgentReply> run(AttemptRequest request, boolean fenced) {
         // The agent's span of the attempt (the consumer of the scheduler's dispatch span), current on this
         // worker while it runs: its calls are its children, and a coded agent's own client spans too.
         Span span = tracing.child(request.operation(), SpanKind.CONSUMER, request.trace());
@@ -79,7 +80,7 @@ public class AttemptRunner {
         }
     }
 
-    private Optional<AgentReply> attempt(AgentRequest request, boolean fenced, Span span) {
+    private Optional<AgentReply> attempt(AttemptRequest request, boolean fenced, Span span) {
         Backoff backoff = settings.backoff();
         for (int retry = 1; ; retry++) {
             Duration left = remaining(request.completeBy());
@@ -137,10 +138,10 @@ public class AttemptRunner {
                     LOG.log(Level.FINE, "Order {0} (trace {4}): {1} transient fault, retry {2}: {3}",
                             new Object[] {request.orderId(), request.operation(), retry, result.detail(),
                                     TraceParent.traceId(request.trace())});
-                    metrics.failed(request.operation(), result.isCircuitOpen()
+                    metrics.failed(request.operation(), CallResults.isCircuitOpen(result)
                             ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);
                     if (span.isRecording()) {
-                        span.addEvent((result.isCircuitOpen() ? "circuit open, retry " : "transient fault, retry ")
+                        span.addEvent((CallResults.isCircuitOpen(result) ? "circuit open, retry " : "transient fault, retry ")
                                 + retry + ": " + Tracing.bounded(result.detail()));
                     }
                     if (!sleep(backoff.delay(retry), request.completeBy())) {
@@ -154,7 +155,7 @@ public class AttemptRunner {
      * Waits, if the operation has a per-second limit, until its call may start ({@link CallPacer}): false if
      * the complete-by comes first (or the wait is interrupted). Most waits end at the next second.
      */
-    private boolean paced(AgentRequest request, Span attempt) {
+    private boolean paced(AttemptRequest request, Span attempt) {
         if (!pacer.paces(request.operation())) {
             return true;
         }
@@ -182,19 +183,19 @@ public class AttemptRunner {
      * One call, in a span of its own under the attempt's: a client span for an HTTP service (whose traceparent
      * header {@link HttpRemoteService} sends from it), one refused by an open circuit says so.
      */
-    private CallResult call(AgentRequest request, Duration timeout, Span attempt, int retry) {
+    private CallResult call(AttemptRequest request, Duration timeout, Span attempt, int retry) {
         long started = System.nanoTime();
         ServiceCircuit service = services.route(request.operation());
         Span span = tracing.under(attempt, service.callName(request.operation()), service.spanKind());
         try (Scope ignored = span.makeCurrent()) {
             CallResult result = service.call(request, timeout);
-            if (!result.isCircuitOpen()) {
+            if (!CallResults.isCircuitOpen(result)) {
                 metrics.called(request.operation(), Duration.ofNanos(System.nanoTime() - started));
             }
             if (span.isRecording()) {
                 span.setAttribute(Tracing.SERVICE, service.name());
                 span.setAttribute("overseer.call", (long) retry);
-                span.setAttribute(Tracing.OUTCOME, result.isCircuitOpen() ? "circuit open"
+                span.setAttribute(Tracing.OUTCOME, CallResults.isCircuitOpen(result) ? "circuit open"
                         : result.kind().name().toLowerCase(java.util.Locale.ROOT));
                 if (result.kind() != CallResult.Kind.SUCCESS) {
                     Tracing.failed(span, result.detail());

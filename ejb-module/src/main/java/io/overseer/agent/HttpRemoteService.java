@@ -1,5 +1,8 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.RemoteService;
+import io.overseer.agent.api.CallResult;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.overseer.platform.TraceParent;

@@ -74,7 +74,7 @@ public class RemoteServiceAgent implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
-        List<AgentRequest> requests = deadLetters.readBatch(message, Destinations.AGENT_REQUESTS, AgentRequest.class,
+        List<AttemptRequest> requests = deadLetters.readBatch(message, Destinations.AGENT_REQUESTS, AttemptRequest.class,
                 "agent request", RemoteServiceAgent::complete, "orderId, operation or completeBy").orElse(null);
         if (requests == null) {
             return;
@@ -93,7 +93,7 @@ public class RemoteServiceAgent implements MessageListener {
         }
         List<Future<?>> running = new ArrayList<>(requests.size());
         Instant sent = tracing.on() ? sentAt(message) : null;
-        for (AgentRequest request : requests) {
+        for (AttemptRequest request : requests) {
             if (sent != null) {
                 // The request's wait in the broker, from the send to this delivery: a span of its own in the trace.
                 tracing.child("queued " + request.operation(), SpanKind.INTERNAL, request.trace(), sent).end();
@@ -110,8 +110,8 @@ public class RemoteServiceAgent implements MessageListener {
         awaitAll(running, requests);
     }
 
-    private void awaitAll(List<Future<?>> running, List<AgentRequest> requests) {
-        var lastDeadline = requests.stream().map(AgentRequest::completeBy).max(java.util.Comparator.naturalOrder())
+    private void awaitAll(List<Future<?>> running, List<AttemptRequest> requests) {
+        var lastDeadline = requests.stream().map(AttemptRequest::completeBy).max(java.util.Comparator.naturalOrder())
                 .orElseThrow().plus(GRACE);
         for (Future<?> attempt : running) {
             long left = Math.max(1, Duration.between(clocks.now(), lastDeadline).toMillis());
@@ -138,7 +138,7 @@ public class RemoteServiceAgent implements MessageListener {
         }
     }
 
-    private static boolean complete(AgentRequest request) {
+    private static boolean complete(AttemptRequest request) {
         return request.orderId() != null && request.operation() != null && request.completeBy() != null;
     }
 }

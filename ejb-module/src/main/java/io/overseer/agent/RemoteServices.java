@@ -1,5 +1,6 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.RemoteService;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;

@@ -1,5 +1,7 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.RemoteService;
+import io.overseer.agent.api.CallResult;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Duration;
@@ -70,9 +72,9 @@ public final class ServiceCircuit {
     }
 
     /** One call through the circuit; an open circuit, an exception or no answer are transient faults. */
-    CallResult call(AgentRequest request, Duration timeout) {
+    CallResult call(AttemptRequest request, Duration timeout) {
         if (!breaker.tryAcquirePermission()) {
-            return CallResult.circuitOpen();
+            return CallResults.circuitOpen();
         }
         long started = System.nanoTime();
         CallResult result = null;

@@ -1,5 +1,6 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.RemoteService;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

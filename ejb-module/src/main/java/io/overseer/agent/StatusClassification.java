@@ -1,5 +1,6 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.CallResult;
 import java.util.BitSet;
 import java.util.Locale;
 
@@ -64,7 +65,7 @@ public final class StatusClassification {
         if (status >= 200 && status < 300) {
             return CallResult.success(body);
         }
-        String detail = "HTTP " + status + (body == null || body.isBlank() ? "" : ": " + CallResult.abbreviate(body));
+        String detail = "HTTP " + status + (body == null || body.isBlank() ? "" : ": " + CallResults.abbreviate(body));
         return transientStatuses.get(status) ? CallResult.transientFault(detail) : CallResult.refused(detail);
     }
 

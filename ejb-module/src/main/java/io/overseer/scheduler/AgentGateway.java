@@ -5,7 +5,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.TraceParent;
 import io.overseer.platform.Tracing;
-import io.overseer.agent.AgentRequest;
+import io.overseer.agent.AttemptRequest;
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.Parcel;
@@ -39,10 +39,10 @@ public class AgentGateway {
     public void request(Attempt attempt, OrderContent order) {
         Span span = tracing.child(dispatchSpanName(attempt), SpanKind.PRODUCER, attempt.trace());
         try {
-            AgentRequest request = new AgentRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(),
-                    attempt.token(), attempt.operation(), AgentRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
+            AttemptRequest request = new AttemptRequest(attempt.orderId(), attempt.epoch(), attempt.stepSeq(),
+                    attempt.token(), attempt.operation(), AttemptRequest.idempotencyKey(attempt.orderId(), attempt.operation()),
                     attempt.completeBy(), order.customerId(),
-                    order.lines().stream().map(line -> new AgentRequest.Line(line.sku(), line.quantity())).toList(),
+                    order.lines().stream().map(line -> new AttemptRequest.Line(line.sku(), line.quantity())).toList(),
                     attempt.heartbeat(), attempt.events(), TraceParent.of(span));
             if (span.isRecording()) {
                 describe(span, attempt);

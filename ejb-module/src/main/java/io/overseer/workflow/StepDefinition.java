@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param backoffCap     longest wait between retries
  * @param onExhausted    what giving up means: undo the completed steps, or stop in Error for an operator
  * @param heartbeat      null, or how long an attempt may go without its agent reporting that it is alive
- *                       ({@code io.overseer.agent.Heartbeats}); shorter than {@code completeBy}. A missed
+ *                       ({@code io.overseer.agent.AttemptHeartbeats}); shorter than {@code completeBy}. A missed
  *                       heartbeat is handled as a passed complete-by, so a dead agent is noticed early.
  * @param event          null, or the name of the external event this step waits for instead of calling a
  *                       remote operation (then {@code operation} is null): the step completes when the

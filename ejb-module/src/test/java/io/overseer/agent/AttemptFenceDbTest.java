@@ -71,13 +71,13 @@ class AttemptFenceDbTest {
     }
 
     /** As RemoteServiceAgent uses the fence: the requests of the batch whose key the fence returned. */
-    private static List<String> runnable(AgentRequest... requests) throws Exception {
+    private static List<String> runnable(AttemptRequest... requests) throws Exception {
         Set<String> current = current(requests);
         return java.util.Arrays.stream(requests).map(r -> AttemptFence.key(r.orderId(), r.epoch()))
                 .filter(current::contains).toList();
     }
 
-    private static Set<String> current(AgentRequest... requests) throws Exception {
+    private static Set<String> current(AttemptRequest... requests) throws Exception {
         return jpa.inTransaction(em -> fence(em).current(List.of(requests)));
     }
 
@@ -87,8 +87,8 @@ class AttemptFenceDbTest {
         return fence;
     }
 
-    private static AgentRequest request(String orderId, long epoch, int stepSeq) {
-        return new AgentRequest(orderId, epoch, stepSeq, "token", "op", AgentRequest.idempotencyKey(orderId, "op"),
+    private static AttemptRequest request(String orderId, long epoch, int stepSeq) {
+        return new AttemptRequest(orderId, epoch, stepSeq, "token", "op", AttemptRequest.idempotencyKey(orderId, "op"),
                 NOW.plusSeconds(30), "c", List.of(), null, Map.of(), null);
     }
 

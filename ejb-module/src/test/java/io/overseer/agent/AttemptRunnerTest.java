@@ -1,5 +1,8 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.RemoteService;
+import io.overseer.agent.api.CallResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +39,7 @@ class AttemptRunnerTest {
         runner.settings.backoffCap = Duration.ofMillis(2);
         runner.fence = new AttemptFence() {
             @Override
-            public boolean isCurrent(AgentRequest request) {
+            public boolean isCurrent(AttemptRequest request) {
                 return current;
             }
         };
@@ -107,8 +110,8 @@ class AttemptRunnerTest {
         };
     }
 
-    private static AgentRequest request(Duration left) {
-        return new AgentRequest("o-1", 1, 0, "t0ken", "charge-payment", "o-1:charge-payment",
+    private static AttemptRequest request(Duration left) {
+        return new AttemptRequest("o-1", 1, 0, "t0ken", "charge-payment", "o-1:charge-payment",
                 OffsetDateTime.now(ZoneOffset.UTC).plus(left), "c-1", List.of(), null, java.util.Map.of(), null);
     }
 

@@ -1,5 +1,8 @@
 package io.overseer.agent;
 
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.RemoteService;
+import io.overseer.agent.api.CallResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +44,7 @@ class ServiceCircuitTest {
     };
     private final ServiceCircuit circuit = new ServiceCircuit(service,
             new HttpServiceConfig.CircuitSettings(true, 4, 4, 0.5, Duration.ofMillis(200), 1));
-    private final AgentRequest request = new AgentRequest("o", 1, 0, "t0ken", "op", "o:op", OffsetDateTime.now(), "c", List.of(), null, java.util.Map.of(), null);
+    private final AttemptRequest request = new AttemptRequest("o", 1, 0, "t0ken", "op", "o:op", OffsetDateTime.now(), "c", List.of(), null, java.util.Map.of(), null);
 
     @Test
     void transientFaultsOpenItAndATrialCallAfterTheDelayClosesIt() throws Exception {
@@ -55,7 +58,7 @@ class ServiceCircuitTest {
         assertEquals(CircuitBreaker.State.OPEN, circuit.breaker().getState(), "3 of 4 calls were transient faults");
 
         CallResult refused = circuit.call(request, Duration.ofSeconds(1));
-        assertTrue(refused.isCircuitOpen());
+        assertTrue(CallResults.isCircuitOpen(refused));
         assertEquals(4, calls.get(), "an open circuit does not call the service");
 
         Thread.sleep(250);

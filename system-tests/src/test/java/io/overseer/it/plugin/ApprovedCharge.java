@@ -1,8 +1,8 @@
 package io.overseer.it.plugin;
 
-import io.overseer.agent.AgentRequest;
-import io.overseer.agent.CallResult;
-import io.overseer.agent.RemoteService;
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 

@@ -1,9 +1,9 @@
 package io.overseer.it.plugin;
 
-import io.overseer.agent.AgentRequest;
-import io.overseer.agent.CallResult;
-import io.overseer.agent.Heartbeats;
-import io.overseer.agent.RemoteService;
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.Heartbeats;
+import io.overseer.agent.api.RemoteService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
