@@ -1,0 +1,83 @@
+package com.example.orders.screening;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * The team's own client of its fraud-screening service: one screening per order, asked under the caller's
+ * idempotency key so that asking twice screens once. It knows the service's protocol and nothing of Overseer:
+ * it answers a {@link Verdict} or throws {@link ScreeningUnavailable}.
+ *
+ * <p>(In this example the service is Overseer's remote-service simulator, which takes a POST to
+ * {@code /operations/fraud-screening} and answers 200, or 422 for a rejected order, or 503 when it is
+ * failing.)
+ */
+public final class ScreeningClient {
+
+    /** The service's own name for a screening. */
+    public static final String SCREENING = "fraud-screening";
+
+    /** What the service decided. */
+    public enum Verdict {
+        CLEARED, REJECTED
+    }
+
+    /** The service could not give a verdict now: down, overloaded, slow, or the connection failed. */
+    public static final class ScreeningUnavailable extends Exception {
+
+        public ScreeningUnavailable(String message) {
+            super(message);
+        }
+    }
+
+    private final HttpClient http;
+    private final URI screenings;
+
+    public ScreeningClient(URI baseUrl) {
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        this.screenings = URI.create(baseUrl.toString().replaceAll("/+$", "") + "/operations/" + SCREENING);
+    }
+
+    /**
+     * Screens one order: at most {@code timeout}, and under {@code idempotencyKey}.
+     *
+     * @throws ScreeningUnavailable when the service gave no verdict (worth asking again later)
+     * @throws IllegalStateException when the service refused the request itself (a bug on our side or theirs:
+     *                               asking again will not help)
+     */
+    public Verdict screen(String orderId, String customerId, String idempotencyKey, Duration timeout)
+            throws ScreeningUnavailable, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(screenings)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"orderId\":\"" + json(orderId) + "\",\"customerId\":\"" + json(customerId) + "\"}"))
+                .build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new ScreeningUnavailable(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return Verdict.CLEARED;
+        }
+        if (status == 422) {
+            return Verdict.REJECTED;
+        }
+        if (status == 408 || status == 429 || status >= 500) {
+            throw new ScreeningUnavailable("screening answered " + status);
+        }
+        throw new IllegalStateException("screening refused the request: " + status + " " + response.body());
+    }
+
+    private static String json(String text) {
+        return text == null ? "" : text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}
