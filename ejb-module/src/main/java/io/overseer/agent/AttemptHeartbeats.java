@@ -17,6 +17,9 @@ import jakarta.inject.Inject;
  * attempt is still the running one (the fence). The supervisor expires an attempt that falls silent.
  */
 @Stateless
+// Bound under the API's application-wide name: a team's agents live in a library (the EAR's lib/), whose
+// beans CDI does not let see this module's, so they reach this bean by that name (@EJB(lookup = …)).
+@EJB(name = Heartbeats.JNDI_NAME, beanInterface = Heartbeats.class, beanName = "AttemptHeartbeats")
 public class AttemptHeartbeats implements Heartbeats {
 
     @Inject

@@ -2,11 +2,14 @@ package io.overseer.agent.api;
 
 /**
  * How a coded agent ({@link RemoteService}) working on a long call reports that it is alive, so that a dead
- * or hung one is noticed long before the attempt's deadline. Overseer provides it as a bean: inject it and
- * call {@link #beat} more often than {@link AgentRequest#heartbeat()}:
+ * or hung one is noticed long before the attempt's deadline. Overseer provides it as an enterprise bean under
+ * {@link #JNDI_NAME}: inject it with {@code @EJB(lookup = Heartbeats.JNDI_NAME)}, which works from any module
+ * of the application, an EAR's {@code lib/} included (plain {@code @Inject} works only where CDI sees Overseer's
+ * EJB module, which a library in {@code lib/} does not), and call {@link #beat} more often than
+ * {@link AgentRequest#heartbeat()}:
  *
  * <pre>{@code
- * @Inject Heartbeats heartbeats;
+ * @EJB(lookup = Heartbeats.JNDI_NAME) Heartbeats heartbeats;
  *
  * public CallResult call(AgentRequest request, Duration timeout) {
  *     for (Chunk chunk : work(request)) {
@@ -22,6 +25,9 @@ package io.overseer.agent.api;
  * deadline had passed: retried (maybe on another instance) or given up by the step's policy.
  */
 public interface Heartbeats {
+
+    /** Where Overseer binds its bean in the application's naming context, on every runtime. */
+    String JNDI_NAME = "java:app/overseer/Heartbeats";
 
     /**
      * Reports the attempt alive: its heartbeat deadline moves to now plus {@link AgentRequest#heartbeat()}.

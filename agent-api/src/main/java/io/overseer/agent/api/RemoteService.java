@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * A remote service the agents call: the extension point for adding an agent of your own. Write one
- * {@code @ApplicationScoped} class implementing this interface in your own module (an EJB module of your EAR,
- * or a jar in your WAR's {@code WEB-INF/lib}), and every step whose operation it {@linkplain #performs
+ * {@code @ApplicationScoped} class implementing this interface in a library of your own (a jar in your EAR's
+ * {@code lib/}, or in your WAR's {@code WEB-INF/lib}), and every step whose operation it {@linkplain #performs
  * performs} is sent to it. At deployment every operation and compensation of every workflow must be
  * performed by exactly one service, coded or configured: two claims, or an operation nobody performs,
  * fail the deployment with a message naming them.

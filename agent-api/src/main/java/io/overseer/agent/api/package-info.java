@@ -2,7 +2,7 @@
  * Overseer's public agent API: how a team's own Java code performs a workflow step against a remote service.
  *
  * <p>Implement {@link io.overseer.agent.api.RemoteService} in an {@code @ApplicationScoped} class of your own
- * module (an EJB module beside Overseer's in your EAR, or a jar in your WAR's {@code WEB-INF/lib}); Overseer
+ * library (a jar in your EAR's {@code lib/}, beside this API, or in your WAR's {@code WEB-INF/lib}); Overseer
  * finds it at deployment and sends it every step whose operation it {@linkplain
  * io.overseer.agent.api.RemoteService#performs performs}, as an {@link io.overseer.agent.api.AgentRequest}.
  * It answers with a {@link io.overseer.agent.api.CallResult}; a long call reports it is alive through

@@ -5,7 +5,7 @@ import io.overseer.agent.api.CallResult;
 import io.overseer.agent.api.Heartbeats;
 import io.overseer.agent.api.RemoteService;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import jakarta.ejb.EJB;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,7 +23,8 @@ public class StockAudit implements RemoteService {
 
     private final Map<String, Boolean> hungOnce = new ConcurrentHashMap<>();
 
-    @Inject
+    // By its name, as a team's agent in an EAR's lib/ must (the WAR's CDI would also take a plain @Inject).
+    @EJB(lookup = Heartbeats.JNDI_NAME)
     Heartbeats heartbeats;
 
     @Override

@@ -6,6 +6,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The team's own client of its fraud-screening service: one screening per order, asked under the caller's
@@ -43,14 +45,12 @@ public final class ScreeningClient {
     }
 
     /**
-     * Screens one order: at most {@code timeout}, and under {@code idempotencyKey}.
-     *
-     * @throws ScreeningUnavailable when the service gave no verdict (worth asking again later)
-     * @throws IllegalStateException when the service refused the request itself (a bug on our side or theirs:
-     *                               asking again will not help)
+     * Starts screening one order, at most {@code timeout}, under {@code idempotencyKey}. The verdict completes
+     * the future; it fails with {@link ScreeningUnavailable} when the service gave none (worth asking again
+     * later), or with an {@link IllegalStateException} when the service refused the request itself (a bug on our
+     * side or theirs: asking again will not help). A screening can take long: the caller waits as it likes.
      */
-    public Verdict screen(String orderId, String customerId, String idempotencyKey, Duration timeout)
-            throws ScreeningUnavailable, InterruptedException {
+    public CompletableFuture<Verdict> screen(String orderId, String customerId, String idempotencyKey, Duration timeout) {
         HttpRequest request = HttpRequest.newBuilder(screenings)
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
@@ -58,12 +58,19 @@ public final class ScreeningClient {
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"orderId\":\"" + json(orderId) + "\",\"customerId\":\"" + json(customerId) + "\"}"))
                 .build();
-        HttpResponse<String> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new ScreeningUnavailable(e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .handle((response, failure) -> {
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                                ? failure.getCause() : failure;
+                        throw new CompletionException(new ScreeningUnavailable(
+                                cause.getClass().getSimpleName() + ": " + cause.getMessage()));
+                    }
+                    return verdict(response);
+                });
+    }
+
+    private static Verdict verdict(HttpResponse<String> response) {
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
             return Verdict.CLEARED;
@@ -72,7 +79,7 @@ public final class ScreeningClient {
             return Verdict.REJECTED;
         }
         if (status == 408 || status == 429 || status >= 500) {
-            throw new ScreeningUnavailable("screening answered " + status);
+            throw new CompletionException(new ScreeningUnavailable("screening answered " + status));
         }
         throw new IllegalStateException("screening refused the request: " + status + " " + response.body());
     }
