@@ -70,7 +70,9 @@ class ExampleProjectIT {
                             String id = runtime.id();
                     Stream<DynamicTest> microOnly = runtime != AppRuntime.PAYARA_MICRO ? Stream.empty() : Stream.of(
                             test(id + ": a configured service claiming the team's operation too fails the deployment",
-                                    s::aSecondClaimFailsTheDeployment));
+                                    s::aSecondClaimFailsTheDeployment),
+                            test(id + ": an operation nobody performs fails the deployment",
+                                    s::anOperationNobodyPerformsFailsTheDeployment));
                     return DynamicContainer.dynamicContainer(id, Stream.concat(microOnly, Stream.of(
                             test(id + " starts with the example's " + (runtime == AppRuntime.PAYARA_MICRO ? "WAR" : "EAR"),
                                     s::start),
@@ -223,15 +225,32 @@ class ExampleProjectIT {
             settings.put("overseer.agent.http-services", "shop,screening");
             settings.put("overseer.agent.service.screening.url", TestStack.simulatorUrl() + "/operations/{operation}");
             settings.put("overseer.agent.service.screening.operations", "screen-order");
-            AppServerNode twice = node("example-claimed-twice", settings);
+            failsToDeploy("example-claimed-twice", settings,
+                    "Operation 'screen-order' is claimed by several services: ", "fraud-screening", ", screening");
+        }
+
+        /**
+         * The configured service takes only the team's workflow's other operations, no longer every other one:
+         * the charge of the workflow is performed by nobody, and the deployment must fail naming it.
+         */
+        void anOperationNobodyPerformsFailsTheDeployment() throws Exception {
+            Map<String, String> settings = settings();
+            settings.put("overseer.agent.service.shop.operations", "reserve-inventory,release-inventory");
+            failsToDeploy("example-nobody", settings, "No remote service performs operation 'charge-payment'");
+        }
+
+        /** The start fails saying the application did not deploy, and its log gives the reason, in these words. */
+        private void failsToDeploy(String name, Map<String, String> settings, String... reason) throws IOException {
+            AppServerNode server = node(name, settings);
             try {
-                IllegalStateException failure = assertThrows(IllegalStateException.class, twice::start);
+                IllegalStateException failure = assertThrows(IllegalStateException.class, server::start);
                 assertTrue(failure.getMessage().contains("the application failed to deploy"), failure.getMessage());
-                String log = Files.readString(twice.logFile());
-                assertTrue(log.contains("Operation 'screen-order' is claimed by several services")
-                        && log.contains("fraud-screening") && log.contains("screening"), "the reason in the log");
+                String log = Files.readString(server.logFile());
+                for (String words : reason) {
+                    assertTrue(log.contains(words), "the reason, " + List.of(reason) + ", in " + server.logFile());
+                }
             } finally {
-                twice.kill9();
+                server.kill9();
             }
         }
 
