@@ -62,6 +62,13 @@ public final class SimulatorApi {
         return Http.get(base.resolve("effects?orderId=" + orderId)).json();
     }
 
+    /** The operations of the effects applied for one order, in the order applied. */
+    public List<String> operations(String orderId) {
+        List<String> operations = new ArrayList<>();
+        effects(orderId).forEach(effect -> operations.add(effect.get("operation").asText()));
+        return operations;
+    }
+
     /**
      * The operation calls the simulator received for one order, faulted and replayed ones included, in
      * arrival order, with the trace context each carried (it keeps an order's last 64 calls).

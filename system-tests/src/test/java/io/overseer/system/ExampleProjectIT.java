@@ -279,9 +279,7 @@ class ExampleProjectIT {
         }
 
         private List<String> effects(String orderId) {
-            List<String> operations = new ArrayList<>();
-            simulator.effects(orderId).forEach(effect -> operations.add(effect.get("operation").asText()));
-            return operations;
+            return simulator.operations(orderId);
         }
 
         private long screenings() {

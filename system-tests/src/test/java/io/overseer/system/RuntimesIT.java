@@ -543,9 +543,7 @@ class RuntimesIT {
         }
 
         private List<String> operations(String orderId) {
-            List<String> operations = new ArrayList<>();
-            simulator.effects(orderId).forEach(effect -> operations.add(effect.get("operation").asText()));
-            return operations;
+            return simulator.operations(orderId);
         }
 
         private static long processed(String prefix) {
