@@ -1,14 +1,14 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.CallResult;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Scope;
+import io.overseer.agent.api.CallResult;
+import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.ShutdownGate;
 import io.overseer.platform.TraceParent;
 import io.overseer.platform.Tracing;
-import io.overseer.platform.Clocks;
-import io.overseer.platform.ShutdownGate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

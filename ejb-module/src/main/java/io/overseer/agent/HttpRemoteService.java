@@ -1,12 +1,12 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.AgentRequest;
-import io.overseer.agent.api.RemoteService;
-import io.overseer.agent.api.CallResult;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
-import io.overseer.platform.TraceParent;
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import io.overseer.platform.Json;
+import io.overseer.platform.TraceParent;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,22 +1,22 @@
 package io.overseer.agent;
 
-import io.overseer.platform.TraceParent;
 import io.opentelemetry.api.trace.SpanKind;
-import io.overseer.platform.Tracing;
-import jakarta.jms.JMSException;
-import java.time.Instant;
 import io.overseer.messaging.DeadLetters;
 import io.overseer.messaging.Destinations;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.DatabaseReachability;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

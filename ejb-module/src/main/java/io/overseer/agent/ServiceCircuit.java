@@ -1,9 +1,9 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.RemoteService;
-import io.overseer.agent.api.CallResult;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;

@@ -2,13 +2,13 @@ package io.overseer.scheduler;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.overseer.platform.InstanceIdentity;
-import io.overseer.platform.TraceParent;
-import io.overseer.platform.Tracing;
 import io.overseer.agent.AttemptRequest;
 import io.overseer.messaging.Courier;
 import io.overseer.messaging.Destinations;
 import io.overseer.messaging.Parcel;
+import io.overseer.platform.InstanceIdentity;
+import io.overseer.platform.TraceParent;
+import io.overseer.platform.Tracing;
 import io.overseer.statestore.Attempt;
 import io.overseer.statestore.OrderContent;
 import jakarta.enterprise.context.ApplicationScoped;

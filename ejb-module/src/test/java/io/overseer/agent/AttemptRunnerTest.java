@@ -1,8 +1,8 @@
 package io.overseer.agent;
 
 import io.overseer.agent.api.AgentRequest;
-import io.overseer.agent.api.RemoteService;
 import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

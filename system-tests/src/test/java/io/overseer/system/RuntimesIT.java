@@ -1,7 +1,7 @@
 package io.overseer.system;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import io.overseer.support.Traces;
+import com.fasterxml.jackson.databind.JsonNode;
 import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,20 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.launcher.AppRuntime;
 import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.PayaraServerNode;
 import io.overseer.launcher.WildFlyNode;
 import io.overseer.support.Http;
-import io.overseer.support.ListeningSockets;
 import io.overseer.support.JmsProtocol;
+import io.overseer.support.ListeningSockets;
 import io.overseer.support.Notification;
 import io.overseer.support.OrdersApi;
 import io.overseer.support.Poll;
 import io.overseer.support.SimulatorApi;
 import io.overseer.support.TestStack;
+import io.overseer.support.Traces;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.TemporaryQueue;
