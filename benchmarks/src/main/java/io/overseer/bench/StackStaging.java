@@ -85,8 +85,8 @@ final class StackStaging {
      * A copy of the EAR whose EJB module holds the agent's classes: the benchmark patches the built EAR rather
      * than assembling one, and inside overseer-ejb.jar the agent is in the bean archive of RemoteServices'
      * Instance<RemoteService> on every runtime (the module's beans.xml, annotated, finds its
-     * {@code @ApplicationScoped}). A team does it the supported way instead: its agents in an EJB module of its
-     * own beside Overseer's, the agent API in lib/ (examples/starter, docs/agents.md).
+     * {@code @ApplicationScoped}). A team does it the supported way instead: its agents a jar of its own in lib/,
+     * beside the agent API (examples/starter, docs/agents.md).
      */
     static void earWithAgent(Path ear, Path copy, Path agentJar, Path scratch) throws IOException {
         Files.copy(ear, copy);

@@ -40,6 +40,12 @@ public record AttemptRequest(
         Map<String, String> events,
         String trace) implements AgentRequest {
 
+    /** What the agent API promises of lines and events: never null, not modifiable, however the JSON read. */
+    public AttemptRequest {
+        lines = lines == null ? List.of() : List.copyOf(lines);
+        events = events == null ? Map.of() : Map.copyOf(events);
+    }
+
     public record Line(String sku, int quantity) implements AgentRequest.Line {
     }
 

@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
  */
 final class ServiceDirectory {
 
+    /** What {@link RemoteService#name()} promises a name is. */
+    static final String CODED_NAME = "[A-Za-z0-9._-]{1,64}";
+
     private final List<RemoteService> services;
     private final RemoteService catchAll;
 
@@ -20,6 +23,11 @@ final class ServiceDirectory {
         this.services = List.copyOf(services);
         Set<String> names = new HashSet<>();
         for (RemoteService service : services) {
+            // The agent API's promise (RemoteService.name): the name keys settings and labels metrics.
+            if (service.name() == null || !service.name().matches(CODED_NAME)) {
+                throw new AgentConfigurationException("Remote service " + service.getClass().getName() + " is named '"
+                        + service.name() + "': a name is 1 to 64 letters, digits, '.', '_' or '-'");
+            }
             if (!names.add(service.name())) {
                 throw new AgentConfigurationException("Two remote services are named '" + service.name() + "'");
             }

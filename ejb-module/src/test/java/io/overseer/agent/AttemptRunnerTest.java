@@ -1,11 +1,11 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.AgentRequest;
-import io.overseer.agent.api.CallResult;
-import io.overseer.agent.api.RemoteService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.ShutdownGate;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.CallResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.agent.api.CallResult.Kind;
+import io.overseer.agent.api.CallResult;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

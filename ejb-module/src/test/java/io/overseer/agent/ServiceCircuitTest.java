@@ -1,11 +1,11 @@
 package io.overseer.agent;
 
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.overseer.agent.api.AgentRequest;
-import io.overseer.agent.api.CallResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
 import io.overseer.agent.api.RemoteService;
 import java.time.Duration;
 import java.time.OffsetDateTime;

@@ -1,12 +1,12 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.AgentRequest;
-import io.overseer.agent.api.CallResult;
-import io.overseer.agent.api.RemoteService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.agent.api.AgentRequest;
+import io.overseer.agent.api.CallResult;
+import io.overseer.agent.api.RemoteService;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -58,6 +58,10 @@ class ServiceDirectoryTest {
         ServiceDirectory twoClaims = new ServiceDirectory(List.of(coded("a", "x"), http("b", "x")));
         AgentConfigurationException e = assertThrows(AgentConfigurationException.class, () -> twoClaims.serviceFor("x"));
         assertTrue(e.getMessage().contains("a, b"), e.getMessage());
+
+        e = assertThrows(AgentConfigurationException.class,
+                () -> new ServiceDirectory(List.of(coded("fraud screening", "x"))), "a name with a space");
+        assertTrue(e.getMessage().contains("'fraud screening'"), e.getMessage());
 
         ServiceDirectory noCatchAll = new ServiceDirectory(List.of(http("b", "x")));
         e = assertThrows(AgentConfigurationException.class, () -> noCatchAll.serviceFor("y"));

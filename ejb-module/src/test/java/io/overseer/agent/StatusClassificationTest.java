@@ -1,11 +1,11 @@
 package io.overseer.agent;
 
-import io.overseer.agent.api.CallResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overseer.agent.api.CallResult.Kind;
+import io.overseer.agent.api.CallResult;
 import org.junit.jupiter.api.Test;
 
 class StatusClassificationTest {

@@ -40,7 +40,8 @@ public interface AgentRequest {
 
     /**
      * The key to send to the remote service so that it applies this step's effect once, however often it
-     * is asked: the same for every attempt at this operation of this order, {@code <orderId>:<operation>}.
+     * is asked: the same for every attempt at this operation of this order, and different for any other.
+     * Send it as it is; its form is Overseer's and may change in a major release.
      *
      * @return the idempotency key
      */
@@ -64,7 +65,7 @@ public interface AgentRequest {
     /**
      * The order's lines, as submitted.
      *
-     * @return the lines, in order; never null
+     * @return the lines, in order; never null, not modifiable
      */
     List<? extends Line> lines();
 
@@ -80,7 +81,7 @@ public interface AgentRequest {
      * The JSON bodies of the external events the order has received so far (steps that waited for one), by
      * event name: for example an approval's terms for the step that acts on it.
      *
-     * @return the events' bodies by name; empty if none
+     * @return the events' bodies by name; empty if none, never null, not modifiable
      */
     Map<String, String> events();
 

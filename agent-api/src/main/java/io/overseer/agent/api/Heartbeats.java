@@ -26,7 +26,10 @@ package io.overseer.agent.api;
  */
 public interface Heartbeats {
 
-    /** Where Overseer binds its bean in the application's naming context, on every runtime. */
+    /**
+     * Where Overseer binds its bean in the application's naming context, on every runtime. Compiled into your
+     * code by {@code @EJB(lookup = …)}: it does not change within a major version.
+     */
     String JNDI_NAME = "java:app/overseer/Heartbeats";
 
     /**

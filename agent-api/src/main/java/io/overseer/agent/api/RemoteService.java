@@ -27,6 +27,7 @@ import java.time.Duration;
  *       {@code call} counts as a transient fault.</li>
  * </ul>
  * Calls for different orders come concurrently, on several threads: the class must be thread-safe.
+ * {@link #name()} and {@link #performs} are asked at deployment, and their answers hold until the next one.
  */
 public interface RemoteService {
 
@@ -35,7 +36,7 @@ public interface RemoteService {
      * service's circuit breaker and its settings ({@code overseer.agent.service.<name>.circuit.*}) and labels
      * its metrics.
      *
-     * @return the name: letters, digits, '.', '_' or '-'
+     * @return the name: 1 to 64 letters, digits, '.', '_' or '-' (a deployment with another fails, saying so)
      */
     String name();
 
@@ -51,7 +52,7 @@ public interface RemoteService {
      * One call for one attempt; see the class comment for the contract.
      *
      * @param request the attempt: which order, which step, the idempotency key to send, the order's content
-     * @param timeout what is left of the attempt's deadline; never negative
+     * @param timeout what is left of the attempt's deadline; always positive
      * @return the classified outcome, never null
      */
     CallResult call(AgentRequest request, Duration timeout);

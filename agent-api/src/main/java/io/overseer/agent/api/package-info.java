@@ -19,9 +19,11 @@
  *       {@code default} method. A code compiled against x.y runs unchanged on x.z for z &gt; y.</li>
  *   <li>A minor release may add: types, {@code default} methods of {@code RemoteService}, methods of the
  *       interfaces Overseer implements and you only call ({@link io.overseer.agent.api.AgentRequest},
- *       {@link io.overseer.agent.api.Heartbeats}), and factory methods of
+ *       {@link io.overseer.agent.api.Heartbeats}), and factory and accessor methods of
  *       {@link io.overseer.agent.api.CallResult}. Do not implement those interfaces yourself except in
- *       tests, or expect to add the new methods when you upgrade.</li>
+ *       tests, or expect to add the new methods when you upgrade. It adds no value to
+ *       {@link io.overseer.agent.api.CallResult.Kind}, so a {@code switch} over its values stays exhaustive,
+ *       and changes no constant ({@link io.overseer.agent.api.Heartbeats#JNDI_NAME}).</li>
  *   <li>A major release may change anything, and its release notes say how to move.</li>
  *   <li>The meaning of each element is its javadoc here: behaviour the javadoc does not promise (the
  *       order in which requests arrive, which thread calls you, the text of details) may change in any
