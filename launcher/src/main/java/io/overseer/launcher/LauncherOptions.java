@@ -12,6 +12,7 @@ import java.util.Map;
 public record LauncherOptions(
         Path dataDir,
         Path stackDir,          // null: next to the launcher jar
+        Path application,       // null: Overseer's own EAR or WAR from the stack; else a team's (--application)
         AppRuntime runtime,     // the application server: Payara Micro (the WAR) unless --runtime says otherwise
         int httpPort,           // the first instance's; instance K listens on httpPort + K - 1
         int instances,          // application instances, 1..AppInstance.MAX (Payara Micro only: 1 otherwise)

@@ -29,9 +29,17 @@ public final class Main {
             System.out.print(Opt.usage());
             return;
         }
-        StackLayout layout = options.stackDir() != null
+        StackLayout stackLayout = options.stackDir() != null
                 ? StackLayout.fromDirectory(options.stackDir())
                 : StackLayout.besideLauncher();
+        StackLayout layout;
+        try {
+            layout = options.application() != null ? stackLayout.withApplication(staged(options)) : stackLayout;
+        } catch (java.io.IOException e) {
+            System.err.println("overseer: cannot copy " + options.application() + " into " + options.dataDir() + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
 
         Stack stack = new Stack(options, layout);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -59,5 +67,16 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * --application's file, copied into the data directory as overseer.war or overseer.ear: Payara Micro names a
+     * deployment after its file, and the launcher's scripts open the HTTP port for the one named "overseer".
+     */
+    private static java.nio.file.Path staged(LauncherOptions options) throws java.io.IOException {
+        String name = options.application().getFileName().toString().endsWith(".war") ? "overseer.war" : "overseer.ear";
+        java.nio.file.Path staged = java.nio.file.Files.createDirectories(options.dataDir().resolve("application")).resolve(name);
+        java.nio.file.Files.copy(options.application(), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return staged;
     }
 }

@@ -8,6 +8,11 @@ package io.overseer.launcher;
 enum Opt {
     DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
     STACK_DIR("--stack-dir", "OVERSEER_STACK_DIR", null, "DIR", "built stack (default: stack/ next to the launcher jar)"),
+    APPLICATION("--application", "OVERSEER_APPLICATION", null, "FILE",
+            "run this EAR (payara-server, wildfly) or WAR (payara-micro) instead of Overseer's own: one a team"
+                    + " assembled from Overseer's artifacts with its own agents (examples/starter)"),
+    APP_PROPERTIES_FILE("--app-properties", "OVERSEER_APP_PROPERTIES_FILE", null, "FILE",
+            "application (MicroProfile Config) properties from a .properties file; -D/--app-property win"),
     RUNTIME("--runtime", "OVERSEER_RUNTIME", AppRuntime.PAYARA_MICRO.id(), AppRuntime.ids(),
             "application server: the WAR on Payara Micro, or the EAR on Payara Server or WildFly"),
     HTTP_PORT("--http-port", "OVERSEER_HTTP_PORT", "8080", "PORT",

@@ -1,10 +1,15 @@
 package io.overseer.launcher;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Turns flags and environment variables into {@link LauncherOptions}: the values of {@link Opt}'s table,
@@ -145,12 +150,12 @@ final class OptionParser {
         }
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
-                stack == null ? null : Path.of(stack).toAbsolutePath().normalize(),
+                stack == null ? null : Path.of(stack).toAbsolutePath().normalize(), application(v, runtime),
                 runtime, port(v, Opt.HTTP_PORT), instances, bindAddress, port(v, Opt.SIMULATOR_PORT),
                 port(v, Opt.BROKER_PORT), port(v, Opt.CONSOLE_PORT), port(v, Opt.DB_PORT),
                 dbUrl, v.get(Opt.DB_USER), v.getOrDefault(Opt.DB_PASSWORD, ""), dbHa,
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
-                appProps, ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls),
+                withFile(v, appProps), ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls),
                 tracing, port(v, Opt.ZIPKIN_PORT), port(v, Opt.OTLP_PORT), help);
     }
 
@@ -176,6 +181,45 @@ final class OptionParser {
             }
             default -> throw new UsageException(Opt.HOSTS.flag + " (" + Opt.HOSTS.env + ") is loopback or namespaces, got: " + s);
         }
+    }
+
+    /**
+     * The deployable --application names, which must exist and suit the runtime: an EAR for the servers, a WAR
+     * for Payara Micro (which cannot deploy an EAR). Null: Overseer's own, from the stack.
+     */
+    private static Path application(Map<Opt, String> v, AppRuntime runtime) {
+        String file = v.get(Opt.APPLICATION);
+        if (file == null) {
+            return null;
+        }
+        Path path = Path.of(file).toAbsolutePath().normalize();
+        String wanted = runtime == AppRuntime.PAYARA_MICRO ? ".war" : ".ear";
+        if (!path.getFileName().toString().endsWith(wanted)) {
+            throw new UsageException(Opt.APPLICATION.flag + " for --runtime " + runtime.id() + " is a " + wanted
+                    + " file, got: " + file);
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new UsageException(Opt.APPLICATION.flag + ": no such file: " + path);
+        }
+        return path;
+    }
+
+    /** --app-properties' file, under the -D and --app-property values (which win). */
+    private static Map<String, String> withFile(Map<Opt, String> v, Map<String, String> appProps) {
+        String file = v.get(Opt.APP_PROPERTIES_FILE);
+        if (file == null) {
+            return appProps;
+        }
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UsageException(Opt.APP_PROPERTIES_FILE.flag + ": cannot read " + file + ": " + e.getMessage());
+        }
+        Map<String, String> merged = new LinkedHashMap<>();
+        properties.stringPropertyNames().stream().sorted().forEach(k -> merged.put(k, properties.getProperty(k)));
+        merged.putAll(appProps);
+        return merged;
     }
 
     /** The runtime --runtime names; an unknown one is a usage error (exit code 2). */

@@ -15,9 +15,21 @@ import java.util.stream.Stream;
 public final class StackLayout {
 
     private final Path dir;
+    /** A deployable of the user's own (--application) instead of the stack's overseer.ear or .war; null: none. */
+    private final Path application;
 
     private StackLayout(Path dir) {
+        this(dir, null);
+    }
+
+    private StackLayout(Path dir, Path application) {
         this.dir = dir.toAbsolutePath().normalize();
+        this.application = application;
+    }
+
+    /** The same stack, running {@code file} (an .ear or a .war) instead of Overseer's own of that kind. */
+    public StackLayout withApplication(Path file) {
+        return new StackLayout(dir, file.toAbsolutePath().normalize());
     }
 
     public static StackLayout fromDirectory(Path stackDir) {
@@ -43,12 +55,16 @@ public final class StackLayout {
     }
 
     public Path war() {
-        return dir.resolve("overseer.war");
+        return own(".war") ? application : dir.resolve("overseer.war");
     }
 
     /** The EAR the ear module builds, for Payara Server (and WildFly): the same file users deploy. */
     public Path ear() {
-        return dir.resolve("overseer.ear");
+        return own(".ear") ? application : dir.resolve("overseer.ear");
+    }
+
+    private boolean own(String extension) {
+        return application != null && application.getFileName().toString().endsWith(extension);
     }
 
     /** The unpacked Payara Server distribution (fish.payara.distributions:payara). */

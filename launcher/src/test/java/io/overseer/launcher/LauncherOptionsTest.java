@@ -248,4 +248,34 @@ class LauncherOptionsTest {
         // Without --broker-ha the port above the broker's is free for anything.
         assertEquals(8079, parse(Map.of(), "--broker-port", "8079").brokerPort());
     }
+
+    @Test
+    void anApplicationOfTheUsersOwnSuitsItsRuntime(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path ear = java.nio.file.Files.createFile(dir.resolve("orders.ear"));
+        Path war = java.nio.file.Files.createFile(dir.resolve("orders.war"));
+        assertNull(parse(Map.of()).application(), "Overseer's own unless asked");
+        assertEquals(ear, parse(Map.of(), "--runtime", "payara-server", "--application", ear.toString()).application());
+        assertEquals(war, parse(Map.of("OVERSEER_APPLICATION", war.toString())).application());
+        UsageException wrongKind = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--application", ear.toString()));
+        assertTrue(wrongKind.getMessage().contains("payara-micro is a .war file"), wrongKind.getMessage());
+        UsageException missing = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--runtime", "wildfly", "--application", dir.resolve("gone.ear").toString()));
+        assertTrue(missing.getMessage().contains("no such file"), missing.getMessage());
+        StackLayout layout = StackLayout.fromDirectory(dir).withApplication(war);
+        assertEquals(war, layout.war());
+        assertEquals(dir.resolve("overseer.ear"), layout.ear(), "the other kind stays the stack's");
+    }
+
+    @Test
+    void applicationPropertiesFromAFileUnderTheFlags(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("app.properties"),
+                "# the team's settings\nexample.screening.url=${overseer.remote-service.url}\noverseer.workflows.file=/x\n");
+        LauncherOptions o = parse(Map.of(), "--app-properties", file.toString(), "-Doverseer.workflows.file=/y");
+        assertEquals("${overseer.remote-service.url}", o.appProperties().get("example.screening.url"));
+        assertEquals("/y", o.appProperties().get("overseer.workflows.file"), "a flag wins over the file");
+        UsageException unreadable = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> parse(Map.of(), "--app-properties", dir.resolve("none").toString()));
+        assertTrue(unreadable.getMessage().contains("cannot read"), unreadable.getMessage());
+    }
 }

@@ -1,6 +1,7 @@
 package io.overseer.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,6 +58,7 @@ final class ExampleProject {
      * maven-install-plugin writes), and runs {@code mvn -o package} on the copy.
      */
     void build() throws IOException, InterruptedException {
+        assertPublishesTheBom();
         copySources(projectRoot.resolve("examples/starter"), project());
         Path repository = cleanRepository();
         for (Published artifact : PUBLISHED) {
@@ -68,8 +70,10 @@ final class ExampleProject {
                         StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        run(dir.resolve("build.log"), projectRoot.resolve("mvnw").toString(), "-B", "-o", "-Dmaven.repo.local=" + repository,
-                "-f", project().resolve("pom.xml").toString(), "package");
+        // overseer.version given, as a team's pom names a release: during a release the example's own may lag
+        run(project(), dir.resolve("build.log"), projectRoot.resolve("mvnw").toString(), "-B", "-o",
+                "-Dmaven.repo.local=" + repository, "-Doverseer.version=" + version, "-f", project().resolve("pom.xml").toString(),
+                "package");
     }
 
     Path ear() {
@@ -119,12 +123,29 @@ final class ExampleProject {
         Path repository = dir.resolve("m2");
         Files.createDirectories(repository);
         try {
-            run(dir.resolve("copy.log"), "cp", "-al", from + "/.", repository.toString());
+            run(dir, dir.resolve("copy.log"), "cp", "-al", from + "/.", repository.toString());
         } catch (IllegalStateException linksRefused) {
-            run(dir.resolve("copy.log"), "cp", "-a", from + "/.", repository.toString());
+            run(dir, dir.resolve("copy.log"), "cp", "-a", from + "/.", repository.toString());
         }
         delete(repository.resolve("io/overseer"));
         return repository;
+    }
+
+    /**
+     * Every artifact the BOM names is among those put in the repository: one added to the BOM and not here would
+     * be missing from a team's build and go unnoticed.
+     */
+    private void assertPublishesTheBom() throws IOException {
+        String bom = Files.readString(projectRoot.resolve("bom/pom.xml"));
+        Set<String> named = new TreeSet<>();
+        java.util.regex.Matcher artifact = java.util.regex.Pattern.compile("<artifactId>([^<]+)</artifactId>").matcher(bom);
+        while (artifact.find()) {
+            named.add(artifact.group(1));
+        }
+        named.remove("overseer-bom");
+        Set<String> put = new TreeSet<>();
+        PUBLISHED.forEach(p -> put.add(p.artifactId()));
+        assertTrue(put.containsAll(named), "the BOM names " + named + ", the clean repository holds " + put);
     }
 
     /** The example's files, without what a build of it left (target/). */
@@ -159,8 +180,9 @@ final class ExampleProject {
         }
     }
 
-    private static void run(Path log, String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+    private static void run(Path workingDirectory, Path log, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
             p.destroyForcibly();

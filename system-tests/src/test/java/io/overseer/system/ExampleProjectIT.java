@@ -182,7 +182,7 @@ class ExampleProjectIT {
         void killNineAndRestart() throws Exception {
             long appliedTwice = simulator.stats().get("appliedTwice").asLong();
             long screeningsBefore = screenings();
-            simulator.fault("fraud-screening", "latency", 1.0, 4_000);
+            simulator.fault("fraud-screening", "latency", 1.0, 8_000);
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < CRASH_ORDERS; i++) {
                 ids.add(api.submit("c-example-crash-" + runtime.id() + "-" + i, WORKFLOW));
@@ -200,8 +200,11 @@ class ExampleProjectIT {
                 }
                 return false;
             });
+            long applied = ids.stream().mapToLong(id -> effects(id).stream().filter("fraud-screening"::equals).count()).sum();
+            long inFlight = screenings() - screeningsBefore - applied;
             server.kill9();
             assertFalse(server.isAlive());
+            assertTrue(inFlight > 0, "screenings were in flight when the server died: " + inFlight);
             long finishedAtKill = processed(ids);
             LOG.info(runtime.label() + " killed -9 with " + finishedAtKill + " of " + CRASH_ORDERS + " orders Processed");
             assertTrue(finishedAtKill < CRASH_ORDERS, "the kill came while orders were in flight");

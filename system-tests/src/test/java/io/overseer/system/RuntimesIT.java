@@ -1,14 +1,14 @@
 package io.overseer.system;
 
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import com.fasterxml.jackson.databind.JsonNode;
 import static io.overseer.support.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.launcher.AppRuntime;
 import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;

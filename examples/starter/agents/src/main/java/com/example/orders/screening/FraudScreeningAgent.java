@@ -87,7 +87,7 @@ public class FraudScreeningAgent implements RemoteService {
             if (e.getCause() instanceof ScreeningClient.ScreeningUnavailable unavailable) {
                 return CallResult.transientFault(unavailable.getMessage());
             }
-            if (e.getCause() instanceof IllegalStateException refusedRequest) {
+            if (e.getCause() instanceof ScreeningClient.RequestRefused refusedRequest) {
                 return CallResult.refused(refusedRequest.getMessage());
             }
             return CallResult.transientFault(String.valueOf(e.getCause()));

@@ -1,6 +1,6 @@
 package com.example.orders.screening;
 
-import java.io.IOException;
+import jakarta.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionException;
 /**
  * The team's own client of its fraud-screening service: one screening per order, asked under the caller's
  * idempotency key so that asking twice screens once. It knows the service's protocol and nothing of Overseer:
- * it answers a {@link Verdict} or throws {@link ScreeningUnavailable}.
+ * it answers a {@link Verdict}, or fails with {@link ScreeningUnavailable} or {@link RequestRefused}.
  *
  * <p>(In this example the service is Overseer's remote-service simulator, which takes a POST to
  * {@code /operations/fraud-screening} and answers 200, or 422 for a rejected order, or 503 when it is
@@ -36,6 +36,14 @@ public final class ScreeningClient {
         }
     }
 
+    /** The service refused the request itself (a 4xx other than a rejection): asking again will not help. */
+    public static final class RequestRefused extends Exception {
+
+        public RequestRefused(String message) {
+            super(message);
+        }
+    }
+
     private final HttpClient http;
     private final URI screenings;
 
@@ -47,16 +55,16 @@ public final class ScreeningClient {
     /**
      * Starts screening one order, at most {@code timeout}, under {@code idempotencyKey}. The verdict completes
      * the future; it fails with {@link ScreeningUnavailable} when the service gave none (worth asking again
-     * later), or with an {@link IllegalStateException} when the service refused the request itself (a bug on our
-     * side or theirs: asking again will not help). A screening can take long: the caller waits as it likes.
+     * later), or with {@link RequestRefused} when the service refused the request itself (a bug on our side or
+     * theirs: asking again will not help). A screening can take long: the caller waits as it likes.
      */
     public CompletableFuture<Verdict> screen(String orderId, String customerId, String idempotencyKey, Duration timeout) {
         HttpRequest request = HttpRequest.newBuilder(screenings)
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"orderId\":\"" + json(orderId) + "\",\"customerId\":\"" + json(customerId) + "\"}"))
+                .POST(HttpRequest.BodyPublishers.ofString(Json.createObjectBuilder()
+                        .add("orderId", orderId).add("customerId", customerId).build().toString()))
                 .build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
                 .handle((response, failure) -> {
@@ -81,10 +89,6 @@ public final class ScreeningClient {
         if (status == 408 || status == 429 || status >= 500) {
             throw new CompletionException(new ScreeningUnavailable("screening answered " + status));
         }
-        throw new IllegalStateException("screening refused the request: " + status + " " + response.body());
-    }
-
-    private static String json(String text) {
-        return text == null ? "" : text.replace("\\", "\\\\").replace("\"", "\\\"");
+        throw new CompletionException(new RequestRefused("screening refused the request: " + status + " " + response.body()));
     }
 }
