@@ -30,6 +30,16 @@ public final class Bench {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm");
     private static final DateTimeFormatter HUMAN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final int IDLE_SECONDS = 20;
+
+    /**
+     * A three-step order over REST, with the scale probe's three business attributes under --attributes
+     * (the same values for every order: what they cost, not how they spread).
+     */
+    private static Load.Submitter threeStep(RestOrders rest, String prefix, BenchOptions o) {
+        return o.attributes() ? rest.submitter(prefix, null, java.util.Map.of("region", "eu-west", "channel", "web",
+                "batch", "bench-" + prefix)) : rest.submitter(prefix, null);
+    }
+
     /** Seconds the JDK's HTTP client keeps an idle connection (see main). */
     private static final String IDLE_CONNECTION_PROPERTY = "jdk.httpclient.keepalive.timeout";
     /** Lone orders per second: one every 500 ms, far apart from the next (a lone three-step order takes well under that). */
@@ -149,7 +159,7 @@ public final class Bench {
         // As large as the peers' (2,000 tasks): a cold Payara Micro ran the same REST burst at half the rate it
         // reached once warm (48 → 102 three-step orders/s, three bursts of 3,000 in a row).
         List<String> warm = phases.run("warmup-order", "warm-up", PhaseRunner.Kind.PEAK, run.warmupOrders, c, 0, 3, 3,
-                true, p -> rest.submitter(p, null)).problems();
+                true, p -> threeStep(rest, p, o)).problems();
         run.problems.addAll(warm);
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             run.problems.addAll(phases.run("warmup-jms", "warm-up", PhaseRunner.Kind.PEAK, run.warmupOrders, c, 0, 3, 3,
@@ -169,7 +179,7 @@ public final class Bench {
         // One order at a time on the warm, idle stack: what a lone order waits for, hop by hop (Report's hop
         // table). Nothing should batch it or hold it for a timer: each goes alone, 1/LONE_RATE s after the last.
         add(run, phases.run("lone-rest", "One at a time, REST: " + o.loneOrders() + " three-step orders",
-                PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, true, p -> rest.submitter(p, null)));
+                PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, true, p -> threeStep(rest, p, o)));
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             add(run, phases.run("lone-jms", "One at a time, JMS: " + o.loneOrders() + " three-step orders",
                     PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, false, jms::submitter));
@@ -183,7 +193,7 @@ public final class Bench {
             jfr.start();
         }
         PhaseResult peakRest = add(run, phases.run("e2e-rest", "End to end, REST: " + o.e2eOrders() + " three-step orders",
-                PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, true, p -> rest.submitter(p, null)));
+                PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, true, p -> threeStep(rest, p, o)));
         PhaseResult peakJms;
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             peakJms = add(run, phases.run("e2e-jms", "End to end, JMS: " + o.e2eOrders() + " three-step orders",
@@ -194,7 +204,7 @@ public final class Bench {
             }
             double restRate = peakRest.ordersPerSecond() / 2;
             add(run, phases.run("latency-rest", "Latency, REST, paced at half the peak", PhaseRunner.Kind.LATENCY,
-                    paced(restRate, o.latencySeconds()), c, restRate, 3, 3, true, p -> rest.submitter(p, null)));
+                    paced(restRate, o.latencySeconds()), c, restRate, 3, 3, true, p -> threeStep(rest, p, o)));
             double jmsRate = peakJms.ordersPerSecond() / 2;
             add(run, phases.run("latency-jms", "Latency, JMS, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(jmsRate, o.latencySeconds()), c, jmsRate, 3, 3, false, jms::submitter));

@@ -33,7 +33,8 @@ record BenchOptions(
         int bulkOrders,       // orders put into Error, then bulk-resubmitted
         int bulkSeconds,      // paced new orders' window, baseline and during the job each
         int bulkRate,         // the job's ratePerSecond; 0: not sent (the server's overseer.bulk.rate)
-        double bulkLoadRate) { // new orders/s during both windows; 0: the REST latency phase's (half the REST peak)
+        double bulkLoadRate,  // new orders/s during both windows; 0: the REST latency phase's (half the REST peak)
+        boolean attributes) { // the REST three-step orders carry three business attributes
 
     static final String USAGE = """
             Usage: ./bench [--quick] [options]
@@ -80,6 +81,9 @@ record BenchOptions(
                                       overseer.bulk.rate, 50); implies --bulk
               --bulk-load-rate R      new orders per second in both windows (default: the REST latency phase's,
                                       half the REST peak); implies --bulk
+              --attributes            every three-step order over REST (warm-up, lone, e2e, latency) carries three
+                                      business attributes, as the scale probe's orders do (region, channel,
+                                      batch): what they cost an order, submitted and settled
               --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
               --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
               --help                  this text
@@ -110,6 +114,7 @@ record BenchOptions(
         int bulkSeconds = quick ? 20 : 60;
         int bulkRate = 0;
         double bulkLoadRate = 0;
+        boolean attributes = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -133,6 +138,7 @@ record BenchOptions(
                 case "--tracing" -> tracing = 1.0;
                 case "--tracing-ratio" -> tracing = ratio(a, value(args, ++i, a));
                 case "--bulk" -> bulk = true;
+                case "--attributes" -> attributes = true;
                 case "--bulk-orders" -> {
                     bulkOrders = positive(a, value(args, ++i, a));
                     if (bulkOrders > 100_000) {
@@ -165,7 +171,7 @@ record BenchOptions(
         requirePlaceable(runtime, portBase);
         return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
                 withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit, tracing,
-                bulk, bulkOrders, bulkSeconds, bulkRate, bulkLoadRate);
+                bulk, bulkOrders, bulkSeconds, bulkRate, bulkLoadRate, attributes);
     }
 
     /** A share of traces to sample: more than 0, at most 1. */

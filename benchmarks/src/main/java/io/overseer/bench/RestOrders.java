@@ -34,11 +34,20 @@ final class RestOrders {
      * (both plain: a lower-case name, a value without quotes or backslashes).
      */
     Load.Submitter submitter(String customerPrefix, String workflow, String attribute, String value) {
-        if (!attribute.matches("[a-z][a-z0-9_.-]*") || !value.matches("[A-Za-z0-9_.:-]+")) {
-            throw new IllegalArgumentException("attribute " + attribute + "=" + value + " needs JSON escaping");
-        }
-        String attributes = ",\"attributes\":{\"" + attribute + "\":\"" + value + "\"}";
-        return i -> submit(customerPrefix + i, workflow, attributes);
+        return submitter(customerPrefix, workflow, java.util.Map.of(attribute, value));
+    }
+
+    /** As {@link #submitter(String, String, String, String)}, with every attribute of {@code attributes}. */
+    Load.Submitter submitter(String customerPrefix, String workflow, java.util.Map<String, String> attributes) {
+        StringBuilder json = new StringBuilder(",\"attributes\":{");
+        new java.util.TreeMap<>(attributes).forEach((attribute, value) -> {
+            if (!attribute.matches("[a-z][a-z0-9_.-]*") || !value.matches("[A-Za-z0-9_.:-]+")) {
+                throw new IllegalArgumentException("attribute " + attribute + "=" + value + " needs JSON escaping");
+            }
+            json.append(json.length() > 15 ? "," : "").append('"').append(attribute).append("\":\"").append(value).append('"');
+        });
+        String body = json.append('}').toString();
+        return i -> submit(customerPrefix + i, workflow, body);
     }
 
     private String submit(String customerId, String workflow, String attributes) throws Exception {

@@ -242,9 +242,10 @@ public class AdminQueries {
     }
 
     /**
-     * A filter as SQL: {@code FROM order_state s} joined to its customer_order {@code o} (and to the attribute
-     * it names), then {@code WHERE} and the conditions, numbered ?1 to ?n for {@code parameters}. The one
-     * home of the filter's SQL: the listing pages through it, and a bulk job counts and fixes its targets with it.
+     * A filter as SQL: {@code FROM} the orders, each a row {@code s} with the listing's columns (s.order_id,
+     * s.created_at…; ListingSql says how the attribute it may name is read), then {@code WHERE} and the
+     * conditions, numbered ?1 to ?n for {@code parameters}. The one home of the filter's SQL: the listing
+     * pages through it, and a bulk job counts and fixes its targets with it.
      */
     public record Matching(String sql, List<Object> parameters) {
     }
@@ -302,7 +303,7 @@ public class AdminQueries {
     }
 
     /** A {@link Line}'s columns, of order_state s and customer_order o. */
-    private static final String LINE_COLUMNS = "SELECT " + ListingSql.CONSOLE_COLUMNS;
+    private static final String LINE_COLUMNS = "SELECT " + ListingSql.qualified(ListingSql.CONSOLE_COLUMNS);
 
     private static Line line(Object[] row) {
         return new Line((String) row[0], (String) row[1], (String) row[2], ProcessState.valueOf((String) row[3]),

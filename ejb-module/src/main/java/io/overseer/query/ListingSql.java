@@ -7,20 +7,41 @@ import java.util.Set;
 
 /**
  * The keyset listing's SQL, for {@link OrderQueries#list} (GET /api/orders) and the console's listing
- * (io.overseer.admin.AdminQueries): order_state with its order, in the total order (created_at, order_id),
+ * (io.overseer.admin.AdminQueries): every order with its state, in the total order (created_at, order_id),
  * after a position, filtered. The text depends only on which filters are set, never on the order of the
  * calls, and its parameters are numbered ?1, ?2… in the order they appear. Free of container types and
  * public so that the benchmark's scale probe (io.overseer.bench.scale.ScaleProbe) runs the very text the
  * product runs.
+ *
+ * <p>Three shapes, each with a row alias {@code s} that has every listing column: without an attribute,
+ * order_state {@code s} with its customer_order {@code o}; with an attribute and a state of {@link #FEW},
+ * that state's orders {@code s}, each one's attribute row read by its key ({@code a}); with an attribute
+ * otherwise, the attribute's rows {@code a} in the listing's order, each one's columns {@code s} read from
+ * the row itself once its order has settled (V21: the copy that io.overseer.statestore.StateStore makes
+ * when an order with attributes ends Processed or Compensated), from order_state while it has not.
  */
 public final class ListingSql {
 
-    /** What {@link OrderSummary} is made of. */
-    public static final String SUMMARY_COLUMNS = "s.order_id, o.customer_id, s.workflow, s.process_state,"
-            + " s.created_at, s.updated_at, s.not_before";
+    /** What {@link OrderSummary} is made of, in this order (qualify them for a query of your own: {@link #qualified}). */
+    public static final String SUMMARY_COLUMNS = "order_id, customer_id, workflow, process_state, created_at, updated_at,"
+            + " not_before";
     /** What the console's line (AdminQueries.Line) is made of. */
-    public static final String CONSOLE_COLUMNS = "s.order_id, o.customer_id, s.workflow, s.process_state,"
-            + " s.failure_count, s.last_error, s.paused_on, s.created_at, s.updated_at";
+    public static final String CONSOLE_COLUMNS = "order_id, customer_id, workflow, process_state, failure_count,"
+            + " last_error, paused_on, created_at, updated_at";
+
+    /**
+     * The listing's row of one attribute row {@code a}: the row's own copy of its order's columns once the
+     * order has settled (the copy's process_state is set), else its order's state row, looked up by key —
+     * a one-time filter on the copy, so that a settled order never touches order_state (nor customer_order:
+     * the customer is copied with every attribute row). Exactly one branch returns a row for an attribute
+     * row whose order exists; its columns are every listing column, as {@code s}.
+     */
+    private static final String ROW_OF_ATTRIBUTE = " CROSS JOIN LATERAL (SELECT a.order_id, a.customer_id, a.workflow,"
+            + " a.process_state, a.failure_count, a.last_error, a.paused_on, a.created_at, a.updated_at, a.not_before"
+            + " WHERE a.process_state IS NOT NULL"
+            + " UNION ALL SELECT s.order_id, a.customer_id, s.workflow, s.process_state, s.failure_count, s.last_error,"
+            + " s.paused_on, s.created_at, s.updated_at, s.not_before FROM order_state s"
+            + " WHERE a.process_state IS NULL AND s.order_id = a.order_id) s";
 
     private final String columns;
     private String attributeName;
@@ -45,9 +66,12 @@ public final class ListingSql {
     /**
      * States whose orders stay few however many finish: an order leaves them, or an operator empties them.
      * With one of them and an attribute, the page walks the state's orders in order
-     * (order_state_listing_by_state) and reads each one's attribute by its key, a subquery the planner cannot
-     * turn round: joined, the attribute's whole share was read on a reused prepared statement (PostgreSQL's
-     * generic plan, which cannot tell Error from Processed: 0.6–0.9 s at 1 M orders, BENCHMARKS.md).
+     * (order_state_listing_by_state) and reads each one's attribute by its key in a subquery the planner
+     * cannot turn round: joined, the attribute's whole share was read on a reused prepared statement
+     * (PostgreSQL's generic plan, which cannot tell Error from Processed: 0.6–0.9 s at 1 M orders,
+     * BENCHMARKS.md). The key is V21's order_attribute_unsettled, which holds only the attribute rows of
+     * orders not settled — the only ones such a state has — so each lookup reads the same few pages
+     * however many orders have finished.
      */
     static final Set<String> FEW = Set.of("Pending", "Processing", "Compensating", "Error");
 
@@ -113,9 +137,9 @@ public final class ListingSql {
     }
 
     /**
-     * The filters alone, from {@code " FROM order_state s"} to the last condition (no position, order or
-     * limit): what selects every matching order, e.g. to count them. Its parameters:
-     * {@link #matchingParameters()}.
+     * The filters alone, from {@code " FROM "} to the last condition (no position, order or limit): what
+     * selects every matching order, each as a row {@code s} with every listing column (e.g. s.order_id,
+     * s.created_at), e.g. to count them. Its parameters: {@link #matchingParameters()}.
      */
     public String matchingSql() {
         return matching(new StringBuilder(), new ArrayList<>()).toString();
@@ -128,36 +152,72 @@ public final class ListingSql {
         return parameters;
     }
 
-    private StringBuilder matching(StringBuilder sql, List<Object> parameters) {
-        sql.append(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id");
-        if (joinsAttribute()) {
-            sql.append(" JOIN order_attribute a ON a.order_id = s.order_id AND a.name = ")
-                    .append(bind(parameters, attributeName)).append(" AND a.value = ").append(bind(parameters, attributeValue));
+    /**
+     * {@code columns} (of {@link #SUMMARY_COLUMNS}, {@link #CONSOLE_COLUMNS}) as the columns of
+     * {@code order_state s JOIN customer_order o}, for a query of one's own over those two tables.
+     */
+    public static String qualified(String columns) {
+        return qualified(columns, "o");
+    }
+
+    /** Each column of {@code s}, but the customer's, which is {@code customerAlias}'s. */
+    private static String qualified(String columns, String customerAlias) {
+        StringBuilder sql = new StringBuilder();
+        for (String column : columns.split(",")) {
+            String name = column.trim();
+            sql.append(sql.length() == 0 ? "" : ", ").append(name.equals("customer_id") ? customerAlias : "s")
+                    .append('.').append(name);
         }
-        sql.append(" WHERE TRUE");
-        condition(sql, parameters, "s.process_state = ", state);
-        if (attributeName != null && !joinsAttribute()) {
-            sql.append(" AND (SELECT a.value FROM order_attribute a WHERE a.order_id = s.order_id AND a.name = ")
-                    .append(bind(parameters, attributeName)).append(") = ").append(bind(parameters, attributeValue));
+        return sql.toString();
+    }
+
+    private StringBuilder matching(StringBuilder sql, List<Object> parameters) {
+        if (attributeName == null) {
+            sql.append(" FROM order_state s JOIN customer_order o ON o.order_id = s.order_id WHERE TRUE");
+            condition(sql, parameters, "s.process_state = ", state);
+        } else if (joinsAttribute()) {
+            sql.append(" FROM order_attribute a").append(ROW_OF_ATTRIBUTE)
+                    .append(" WHERE a.name = ").append(bind(parameters, attributeName))
+                    .append(" AND a.value = ").append(bind(parameters, attributeValue));
+            condition(sql, parameters, "s.process_state = ", state);
+        } else {
+            // OFFSET 0 keeps the subquery a lookup per order of the state (see FEW); its condition on the copy
+            // is the predicate of order_attribute_unsettled, and holds for every order of such a state
+            sql.append(" FROM order_state s JOIN LATERAL (SELECT a.value, a.customer_id FROM order_attribute a")
+                    .append(" WHERE a.order_id = s.order_id AND a.name = ").append(bind(parameters, attributeName))
+                    .append(" AND a.process_state IS NULL OFFSET 0) a ON a.value = ").append(bind(parameters, attributeValue))
+                    .append(" WHERE s.process_state = ").append(bind(parameters, state));
         }
         condition(sql, parameters, "s.workflow = ", workflow);
-        condition(sql, parameters, "o.customer_id = ", customerId);
+        condition(sql, parameters, customer() + ".customer_id = ", customerId);
         condition(sql, parameters, "s.failure_count >= ", minFailures);
-        condition(sql, parameters, "s.created_at <= ", createdAtMost);
+        condition(sql, parameters, position() + ".created_at <= ", createdAtMost);
         return sql;
     }
 
     private String build(List<Object> parameters) {
-        StringBuilder sql = matching(new StringBuilder("SELECT ").append(columns), parameters);
-        // With an attribute, its row's copy of (created_at, order_id) orders and pages: V20's index holds the
-        // attribute's orders in that order, so a page is one index range. The same values as the order's own.
-        String position = joinsAttribute() ? "a" : "s";
+        String columnsOf = joinsAttribute() ? qualified(columns, "s") : qualified(columns, customer());
+        StringBuilder sql = matching(new StringBuilder("SELECT ").append(columnsOf), parameters);
+        // With an attribute driving the page, its row's copy of (created_at, order_id) orders and pages: V20's
+        // index holds the attribute's orders in that order, so a page is one index range. The same values as
+        // the order's own.
+        String position = position();
         if (afterCreatedAt != null) {
             sql.append(" AND (").append(position).append(".created_at, ").append(position).append(".order_id) > (")
                     .append(bind(parameters, afterCreatedAt)).append(", ").append(bind(parameters, afterOrderId)).append(')');
         }
         return sql.append(" ORDER BY ").append(position).append(".created_at, ").append(position).append(".order_id LIMIT ")
                 .append(bind(parameters, limit)).toString();
+    }
+
+    /** Where the page's position is read: the attribute's row when it drives the page, else the order's state row. */
+    private String position() {
+        return joinsAttribute() ? "a" : "s";
+    }
+
+    /** Where the customer is read: customer_order without an attribute, else the attribute's row (V21's copy). */
+    private String customer() {
+        return attributeName == null ? "o" : "a";
     }
 
     /** Whether the attribute drives the page (its index, in order), not the state's orders. */

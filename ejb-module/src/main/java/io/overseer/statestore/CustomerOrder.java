@@ -58,7 +58,7 @@ public class CustomerOrder {
         this.orderId = orderId;
         this.customerId = customerId;
         this.lines = new ArrayList<>(lines);
-        attributes.forEach((name, value) -> this.attributes.put(name, new AttributeValue(value, createdAt)));
+        attributes.forEach((name, value) -> this.attributes.put(name, new AttributeValue(value, createdAt, customerId)));
         this.createdAt = createdAt;
     }
 
@@ -79,6 +79,10 @@ public class CustomerOrder {
         java.util.TreeMap<String, String> sorted = new java.util.TreeMap<>();
         attributes.forEach((name, value) -> sorted.put(name, value.value()));
         return java.util.Collections.unmodifiableMap(sorted);
+    }
+
+    public boolean hasAttributes() {
+        return !attributes.isEmpty();
     }
 
     public OffsetDateTime createdAt() {

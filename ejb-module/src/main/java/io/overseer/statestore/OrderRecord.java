@@ -64,6 +64,13 @@ public abstract class OrderRecord {
      */
     @Column(name = "released_from", length = 64)
     private String releasedFrom;
+    /**
+     * The order carries business attributes (V21): when it settles, their rows get a copy of its listing
+     * columns ({@link StateStore#saveHistory}). Set once, when the record is created; an order without
+     * attributes costs nothing when it settles.
+     */
+    @Column(name = "has_attributes", nullable = false, updatable = false)
+    private boolean hasAttributes;
     @Version
     @Column(name = "version", nullable = false)
     private long version;
@@ -88,6 +95,20 @@ public abstract class OrderRecord {
     /** Joins the order to the trace of the span that submits it; only before the record is first stored. */
     public void traceAs(String traceparent) {
         this.traceParent = traceparent;
+    }
+
+    /** The order carries business attributes; only before the record is first stored. */
+    void carryAttributes() {
+        hasAttributes = true;
+    }
+
+    /**
+     * Whether the record has just settled and its attribute rows need their copy of its listing columns:
+     * it carries attributes, and it is settled while it has moves of this transaction to store (a settled
+     * record makes none, so these moved it there).
+     */
+    boolean settlesWithAttributes(boolean moved) {
+        return hasAttributes && moved && processState.isSettled();
     }
 
     /** The submitter asked for status notifications (the order has a reply-to). */

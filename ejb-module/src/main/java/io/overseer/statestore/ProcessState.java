@@ -24,6 +24,15 @@ public enum ProcessState {
     }
 
     /**
+     * Final for good: no transition leaves it (Processed, Compensated; not Error, which an operator may
+     * resubmit or cancel). A settled order's listing columns never change again, which is what lets its
+     * attribute rows keep a copy of them (V21, {@link StateStore#saveHistory}).
+     */
+    public boolean isSettled() {
+        return java.util.Arrays.stream(values()).noneMatch(this::leadsTo);
+    }
+
+    /**
      * The task's transitions, as the state machine ({@link OrderState}) makes them: forward and back to
      * waiting while steps run; into undoing when a step gives up or an operator cancels; into Error when a
      * step or a compensation gives up for good; out of Error only by an operator's resubmit or cancel.

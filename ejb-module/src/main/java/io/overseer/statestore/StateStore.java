@@ -36,6 +36,9 @@ public class StateStore {
     Event<OrderTransitions> transitions;
 
     public void create(CustomerOrder order, OrderState state) {
+        if (order.hasAttributes()) {
+            state.carryAttributes();
+        }
         em.persist(order);
         em.persist(state);
         saveHistory(state);
@@ -44,15 +47,46 @@ public class StateStore {
     /**
      * Stores the transitions the record made since it was locked. Every caller that moves a record
      * calls this before its transaction ends, so the history commits (or rolls back) with the move —
-     * and so do the status notifications of the {@link OrderTransitions} event fired here.
+     * and so do the status notifications of the {@link OrderTransitions} event fired here, and the copy of
+     * a settled order's listing columns into its attribute rows ({@link #COPY_LISTING_SQL}).
      */
     public void saveHistory(OrderState state) {
         List<HistoryEntry> entries = state.drainHistory();
+        if (state.settlesWithAttributes(!entries.isEmpty())) {
+            copyListing(state);
+        }
         entries.forEach(em::persist);
         if (!entries.isEmpty()) {
             transitions.fire(new OrderTransitions(state.orderId(), state.processState(), state.submitterNotified(),
                     entries, state.traceParent()));
         }
+    }
+
+    /**
+     * A settled order's listing columns, copied into each of its attribute rows in the transaction that
+     * settles it (V21, decision 0024): they never change again ({@link ProcessState#isSettled}), and a
+     * listing driven by an attribute then reads a settled order from the attribute's rows alone, never
+     * order_state, so a page costs the same however many orders have finished. The values are the
+     * record's in memory, which the same commit writes to order_state (only orders with attributes pay this
+     * statement: {@link OrderRecord#settlesWithAttributes}). ?1 workflow, ?2 process_state,
+     * ?3 failure_count, ?4 last_error, ?5 paused_on, ?6 updated_at, ?7 not_before, ?8 the order.
+     */
+    public static final String COPY_LISTING_SQL = "UPDATE order_attribute SET workflow = ?1, process_state = ?2,"
+            + " failure_count = ?3, last_error = ?4, paused_on = ?5, updated_at = ?6,"
+            // a null is bound untyped (as text): the cast lets it into the timestamp column
+            + " not_before = CAST(?7 AS TIMESTAMPTZ) WHERE order_id = ?8";
+
+    private void copyListing(OrderState state) {
+        em.createNativeQuery(COPY_LISTING_SQL)
+                .setParameter(1, state.workflow())
+                .setParameter(2, state.processState().name())
+                .setParameter(3, state.failureCount())
+                .setParameter(4, state.lastError())
+                .setParameter(5, state.pausedOn())
+                .setParameter(6, state.updatedAt())
+                .setParameter(7, state.notBefore())
+                .setParameter(8, state.orderId())
+                .executeUpdate();
     }
 
     public List<HistoryEntry> history(String orderId) {

@@ -10,6 +10,12 @@ import org.junit.jupiter.api.Test;
 class ProcessStateTest {
 
     @Test
+    void onlyTheStatesNoTransitionLeavesAreSettledNotErrorWhichAnOperatorMayResubmit() {
+        assertEquals(EnumSet.of(ProcessState.Processed, ProcessState.Compensated), EnumSet.allOf(ProcessState.class).stream()
+                .filter(ProcessState::isSettled).collect(Collectors.toCollection(() -> EnumSet.noneOf(ProcessState.class))));
+    }
+
+    @Test
     void theTasksTransitions() {
         assertEquals(EnumSet.of(ProcessState.Processing, ProcessState.Compensating), next(ProcessState.Pending));
         assertEquals(EnumSet.of(ProcessState.Processed, ProcessState.Pending, ProcessState.Compensating, ProcessState.Error),

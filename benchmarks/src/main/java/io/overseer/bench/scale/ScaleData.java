@@ -20,7 +20,9 @@ import java.util.List;
  *
  * <p>Every order carries three business attributes, as {@link #REGIONS} and {@link #CHANNELS} name them:
  * {@code region} (one of 8, in turn: 1/8 of the orders each), {@code channel} (one of 3) and {@code batch}
- * (orders submitted together, 100 consecutive orders per batch id: a selective value).
+ * (orders submitted together, 100 consecutive orders per batch id: a selective value). Each attribute row
+ * carries its order's customer and, for a finished order, the copy of its listing columns that the
+ * application writes when an order settles (V21).
  *
  * <p>Where: by default in a scratch schema whose tables are copies of the application's migrated ones
  * ({@code CREATE TABLE … (LIKE … INCLUDING ALL)}: the same columns, defaults, checks and identity, and
@@ -56,6 +58,9 @@ final class ScaleData {
             throw new IllegalArgumentException("overseer.bench.scale.ids must be v7 or random, not " + IDS);
         }
     }
+
+    /** A finished order's updated_at: a second after its creation (order_state's, and V21's copy of it). */
+    private static final String FINISHED_AT = "ts + interval '1 second'";
 
     private final Connection c;
     private final boolean inPlace;
@@ -128,24 +133,28 @@ final class ScaleData {
                 + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + liv + ") l"
                 + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + err + ") e");
         timed("order_state", "INSERT INTO order_state (order_id, workflow, process_state, locked_by, complete_by,"
-                + " failure_count, epoch, created_at, updated_at, version, history_count)"
-                + " SELECT id, 'order', 'Processed', NULL, NULL, 0, 1, ts, ts + interval '1 second', 9, 9 FROM (" + fin + ") o"
+                + " failure_count, epoch, created_at, updated_at, version, history_count, has_attributes)"
+                + " SELECT id, 'order', 'Processed', NULL, NULL, 0, 1, ts, " + FINISHED_AT + ", 9, 9, TRUE FROM (" + fin + ") o"
                 + " UNION ALL SELECT id, 'order', st,"
                 + " CASE WHEN st = 'Processing' THEN 'bench-node' END,"
                 + " CASE WHEN st = 'Processing' THEN now() + interval '1 hour' END,"
-                + " 0, CASE WHEN st = 'Processing' THEN 1 ELSE 0 END, ts, ts, 1, 1 FROM (" + liv + ") l");
+                + " 0, CASE WHEN st = 'Processing' THEN 1 ELSE 0 END, ts, ts, 1, 1, TRUE FROM (" + liv + ") l");
         timed("order_state", "INSERT INTO order_state (order_id, workflow, process_state, failure_count, epoch,"
-                + " last_error, created_at, updated_at, version, history_count)"
-                + " SELECT id, 'order', 'Error', 3, 2, 'bench: refund-payment refused', ts, ts + interval '1 minute', 12, 12"
+                + " last_error, created_at, updated_at, version, history_count, has_attributes)"
+                + " SELECT id, 'order', 'Error', 3, 2, 'bench: refund-payment refused', ts, ts + interval '1 minute', 12, 12, TRUE"
                 + " FROM (" + err + ") e");
         // One statement per attribute: the order's number picks its region, channel and batch.
         String numbered = "SELECT id, i, ts, 'b' AS kind FROM (" + fin + ") o"
                 + " UNION ALL SELECT id, i, ts, 'l' FROM (" + liv + ") l UNION ALL SELECT id, i, ts, 'e' FROM (" + err + ") e";
-        timed("order_attribute", "INSERT INTO order_attribute (order_id, name, value, created_at)"
-                + " SELECT id, 'region', (" + array(REGIONS) + ")[1 + i % " + REGIONS.size() + "], ts FROM (" + numbered + ") n"
-                + " UNION ALL SELECT id, 'channel', (" + array(CHANNELS) + ")[1 + i % " + CHANNELS.size() + "], ts FROM ("
-                + numbered + ") n"
-                + " UNION ALL SELECT id, 'batch', kind || '-' || (i - 1) / " + BATCH + ", ts FROM (" + numbered + ") n");
+        // V21: each row carries its order's customer, and a finished (settled) order's rows a copy of its listing
+        // columns, as the transaction that settled it wrote them; the others none.
+        String copy = ", ts, '" + MARKER + "', CASE WHEN kind = 'b' THEN 'order' END, CASE WHEN kind = 'b' THEN 'Processed' END,"
+                + " CASE WHEN kind = 'b' THEN 0 END, CASE WHEN kind = 'b' THEN " + FINISHED_AT + " END FROM (" + numbered + ") n";
+        timed("order_attribute", "INSERT INTO order_attribute (order_id, name, value, created_at, customer_id, workflow,"
+                + " process_state, failure_count, updated_at)"
+                + " SELECT id, 'region', (" + array(REGIONS) + ")[1 + i % " + REGIONS.size() + "]" + copy
+                + " UNION ALL SELECT id, 'channel', (" + array(CHANNELS) + ")[1 + i % " + CHANNELS.size() + "]" + copy
+                + " UNION ALL SELECT id, 'batch', kind || '-' || (i - 1) / " + BATCH + copy);
         String steps = "(VALUES (1, 'reserve-inventory'), (2, 'charge-payment'), (3, 'arrange-shipping')) s(seq, name)";
         timed("step_state", "INSERT INTO step_state (step_id, order_id, seq, name, state, attempts, updated_at)"
                 + " SELECT id || '/' || s.seq, id, s.seq, s.name, 'Completed', 1, ts + s.seq * interval '100 milliseconds'"

@@ -34,7 +34,11 @@ import java.util.regex.Pattern;
  * (10,000 orders: 17 s to load, 7.5 s to remove on a busy 2-core machine): use it for small N only.
  * --unlogged makes the scratch tables UNLOGGED: a faster load (no WAL), the same plans and reads.
  * The system property overseer.bench.scale.ids=v7 makes the order ids time-ordered (UUID version 7 of each
- * order's created_at) instead of random, as the application makes them ({@link ScaleData#IDS}).
+ * order's created_at) instead of random, as the application makes them ({@link ScaleData#IDS}). The system
+ * property overseer.bench.scale.plans=generic times each query as a prepared statement under its generic plan
+ * (PREPARE, then EXPLAIN … EXECUTE with plan_cache_mode = force_generic_plan: the plan a statement the
+ * JDBC driver prepared on the server may settle on after five executions), instead of planned with the
+ * values bound (custom, the default).
  */
 public final class ScaleProbe {
 
@@ -43,6 +47,14 @@ public final class ScaleProbe {
     /** The product's numbered parameters (?1, ?2…, numbered in the order they appear), as JDBC's. */
     private static final Pattern NUMBERED = Pattern.compile("\\?\\d+");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** custom (the default) or generic: see the class comment. */
+    static final String PLANS = System.getProperty("overseer.bench.scale.plans", "custom");
+
+    static {
+        if (!List.of("custom", "generic").contains(PLANS)) {
+            throw new IllegalArgumentException("overseer.bench.scale.plans must be custom or generic, not " + PLANS);
+        }
+    }
 
     public static void main(String[] args) {
         Cli.run("ScaleProbe", () -> new ScaleProbe().run(Cli.parse(args, ARGS)));
@@ -99,6 +111,7 @@ public final class ScaleProbe {
                     + " (copies of the application's tables and indexes, no foreign keys)");
             load.put("unlogged", unlogged);
             load.put("ids", ScaleData.IDS);
+            load.put("plans", PLANS);
             load.put("postgres", version);
             Cli.print(load);
             try {
@@ -171,6 +184,7 @@ public final class ScaleProbe {
         r.put("finished", finished);
         r.put("live", live);
         r.put("runs", runs);
+        r.put("plans", PLANS);
         r.put("planningMs", Cli.round(Cli.median(planning)));
         r.put("maxMs", Cli.round(exec.stream().mapToDouble(Double::doubleValue).max().orElseThrow()));
         r.put("rows", plan.path("Actual Rows").asLong());
@@ -184,8 +198,27 @@ public final class ScaleProbe {
     }
 
     private static JsonNode explain(Connection c, String sql, List<Object> parameters) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)) {
-            for (int i = 0; i < parameters.size(); i++) {
+        String explained = sql;
+        if (PLANS.equals("generic")) {
+            StringBuilder numbered = new StringBuilder();
+            int n = 0;
+            for (char ch : sql.toCharArray()) {
+                numbered.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("SET plan_cache_mode = force_generic_plan");
+                s.execute("DEALLOCATE ALL");
+                s.execute("PREPARE scale_probe AS " + numbered);
+            }
+            // EXPLAIN EXECUTE takes no bound parameters: the values are written as literals
+            List<String> values = new ArrayList<>();
+            for (Object value : parameters) {
+                values.add(literal(value));
+            }
+            explained = "EXECUTE scale_probe" + (n == 0 ? "" : "(" + String.join(", ", values) + ")");
+        }
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + explained)) {
+            for (int i = 0; !explained.startsWith("EXECUTE") && i < parameters.size(); i++) {
                 ps.setObject(i + 1, parameters.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
@@ -193,6 +226,11 @@ public final class ScaleProbe {
                 return JSON.readTree(rs.getString(1)).get(0);
             }
         }
+    }
+
+    /** A bound value as an SQL literal: a number as it is, anything else (text, instant, array) quoted. */
+    private static String literal(Object value) {
+        return value instanceof Number ? value.toString() : "'" + value.toString().replace("'", "''") + "'";
     }
 
     private static String serverVersion(Connection c) throws Exception {
