@@ -68,12 +68,20 @@ class ExampleProjectIT {
                 .filter(r -> only.equals(List.of("")) || only.contains(r.id())).map(runtime -> {
                     Scenarios s = new Scenarios(runtime);
                             String id = runtime.id();
-                    Stream<DynamicTest> microOnly = runtime != AppRuntime.PAYARA_MICRO ? Stream.empty() : Stream.of(
-                            test(id + ": a configured service claiming the team's operation too fails the deployment",
-                                    s::aSecondClaimFailsTheDeployment),
-                            test(id + ": an operation nobody performs fails the deployment",
-                                    s::anOperationNobodyPerformsFailsTheDeployment));
-                    return DynamicContainer.dynamicContainer(id, Stream.concat(microOnly, Stream.of(
+                    // WildFly is left out: the launcher cannot tell its failed deployment from a slow one, and would
+                    // wait out its readiness bound (AppServerNode.applicationFailedToDeploy).
+                    Stream<DynamicTest> failures = switch (runtime) {
+                        case PAYARA_MICRO -> Stream.of(
+                                test(id + ": a configured service claiming the team's operation too fails the deployment",
+                                        s::aSecondClaimFailsTheDeployment),
+                                test(id + ": an operation nobody performs fails the deployment",
+                                        s::anOperationNobodyPerformsFailsTheDeployment));
+                        case PAYARA_SERVER -> Stream.of(
+                                test(id + ": a configured service claiming the team's operation too fails the EAR's deployment",
+                                        s::aSecondClaimFailsTheDeployment));
+                        default -> Stream.empty();
+                    };
+                    return DynamicContainer.dynamicContainer(id, Stream.concat(failures, Stream.of(
                             test(id + " starts with the example's " + (runtime == AppRuntime.PAYARA_MICRO ? "WAR" : "EAR"),
                                     s::start),
                             test(id + ": an order is Processed through the team's coded agent", () -> s.ready().processed()),
@@ -242,15 +250,21 @@ class ExampleProjectIT {
             failsToDeploy("example-nobody", settings, "No remote service performs operation 'charge-payment'");
         }
 
-        /** The start fails saying the application did not deploy, and its log gives the reason, in these words. */
+        /**
+         * The start fails: Payara Micro's saying the application did not deploy, Payara Server's with the deploy
+         * command's failure (its EAR is deployed by asadmin); the reason, in these words, is in what the start
+         * said or in the server's log.
+         */
         private void failsToDeploy(String name, Map<String, String> settings, String... reason) throws IOException {
             AppServerNode server = node(name, settings);
             try {
                 IllegalStateException failure = assertThrows(IllegalStateException.class, server::start);
-                assertTrue(failure.getMessage().contains("the application failed to deploy"), failure.getMessage());
-                String log = Files.readString(server.logFile());
+                assertTrue(failure.getMessage().contains(runtime == AppRuntime.PAYARA_MICRO
+                        ? "the application failed to deploy" : "Error occurred during deployment"), failure.getMessage());
+                String said = failure.getMessage() + Files.readString(server.logFile());
                 for (String words : reason) {
-                    assertTrue(log.contains(words), "the reason, " + List.of(reason) + ", in " + server.logFile());
+                    assertTrue(said.contains(words), "the reason, " + List.of(reason) + ", in the start's failure or "
+                            + server.logFile() + ": " + failure.getMessage());
                 }
             } finally {
                 server.kill9();
