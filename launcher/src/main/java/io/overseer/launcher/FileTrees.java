@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Whole directory trees, as the application servers' setup copies and wipes them. */
-final class FileTrees {
+/** Whole directory trees, as the application servers' setup copies and wipes them (and the tests' staging). */
+public final class FileTrees {
 
     private FileTrees() {
     }
@@ -28,7 +28,8 @@ final class FileTrees {
         }
     }
 
-    static void delete(Path dir) throws IOException {
+    /** Deletes a directory tree; nothing if there is none. */
+    public static void delete(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

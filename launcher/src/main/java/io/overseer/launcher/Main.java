@@ -1,5 +1,9 @@
 package io.overseer.launcher;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +39,7 @@ public final class Main {
         StackLayout layout;
         try {
             layout = options.application() != null ? stackLayout.withApplication(staged(options)) : stackLayout;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("overseer: cannot copy " + options.application() + " into " + options.dataDir() + ": " + e.getMessage());
             System.exit(1);
             return;
@@ -73,10 +77,10 @@ public final class Main {
      * --application's file, copied into the data directory as overseer.war or overseer.ear: Payara Micro names a
      * deployment after its file, and the launcher's scripts open the HTTP port for the one named "overseer".
      */
-    private static java.nio.file.Path staged(LauncherOptions options) throws java.io.IOException {
+    private static Path staged(LauncherOptions options) throws IOException {
         String name = options.application().getFileName().toString().endsWith(".war") ? "overseer.war" : "overseer.ear";
-        java.nio.file.Path staged = java.nio.file.Files.createDirectories(options.dataDir().resolve("application")).resolve(name);
-        java.nio.file.Files.copy(options.application(), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path staged = Files.createDirectories(options.dataDir().resolve("application")).resolve(name);
+        Files.copy(options.application(), staged, StandardCopyOption.REPLACE_EXISTING);
         return staged;
     }
 }

@@ -3,6 +3,7 @@ package io.overseer.system;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.launcher.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -127,7 +128,7 @@ final class ExampleProject {
         } catch (IllegalStateException linksRefused) {
             run(dir, dir.resolve("copy.log"), "cp", "-a", from + "/.", repository.toString());
         }
-        delete(repository.resolve("io/overseer"));
+        FileTrees.delete(repository.resolve("io/overseer"));
         return repository;
     }
 
@@ -165,17 +166,6 @@ final class ExampleProject {
                 } else {
                     Files.copy(file, to.resolve(relative.toString()), StandardCopyOption.REPLACE_EXISTING);
                 }
-            }
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
             }
         }
     }
