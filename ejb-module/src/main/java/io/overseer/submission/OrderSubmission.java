@@ -26,6 +26,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.time.OffsetDateTime;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +34,7 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The submission process of the pattern: writes the order and its state record (Pending, not locked,
@@ -52,6 +54,7 @@ public class OrderSubmission {
 
     private static final Logger LOG = Logger.getLogger(OrderSubmission.class.getName());
     static final String SUBMIT_SPAN = "submit order";
+    static final String SUBMIT_BATCH_SPAN = "submit orders";
     /** The submission span's outcomes: a new order, or the earlier order of a repeated key. */
     static final String CREATED = "created";
     static final String REPLAYED = "replayed";
@@ -76,6 +79,9 @@ public class OrderSubmission {
     BrokerQueues brokerQueues;
     @Inject
     Tracing tracing;
+    @Inject
+    @ConfigProperty(name = BatchSubmission.MAX_BATCH_PROPERTY, defaultValue = BatchSubmission.DEFAULT_MAX_BATCH)
+    int maxBatch;
 
     /**
      * Stores a validated order and announces it to the schedulers, once per key: if an earlier submission
@@ -98,11 +104,40 @@ public class OrderSubmission {
             String orderId = UUID.randomUUID().toString();
             Optional<Submitted> earlier = earlierFor(key, orderId);
             Submitted submitted = earlier.isPresent() ? earlier.get()
-                    : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId, span), false);
+                    : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId, orderId, span), false);
             traced(span, submitted.orderId(), submitted.replayed() ? REPLAYED : CREATED, workflow);
             return submitted;
         } catch (InvalidOrderException | SubmissionKeyConflictException | BrokerUnavailableException
                  | RuntimeException e) {
+            refused(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    /**
+     * Stores many orders in one transaction (the caller's, if it has one), each validated and created as
+     * a single one, each refused alone if it must be ({@link BatchSubmission}); the answers come in the
+     * orders' order. One span for the batch: its orders' traces are its children.
+     *
+     * @throws BatchTooLargeException more orders than {@code overseer.submission.max-batch}: nothing stored
+     * @throws BrokerUnavailableException the broker could not say who owns a temporary queue named as reply-to
+     */
+    public List<BatchResult> submitAll(List<BatchOrder> orders, BatchSource source)
+            throws BatchTooLargeException, BrokerUnavailableException {
+        if (orders.size() > maxBatch) {
+            throw new BatchTooLargeException(orders.size(), maxBatch);
+        }
+        Span span = tracing.entry(SUBMIT_BATCH_SPAN);
+        try {
+            List<BatchResult> results = new BatchSubmission(this).submit(orders, source, span);
+            if (span.isRecording()) {
+                span.setAttribute(Tracing.INSTANCE, instance.id());
+                span.setAttribute("overseer.batch.orders", orders.size());
+            }
+            return results;
+        } catch (BrokerUnavailableException | RuntimeException e) {
             refused(span, e);
             throw e;
         } finally {
@@ -129,10 +164,14 @@ public class OrderSubmission {
         return Optional.of(new Submitted(taken.get().orderId(), true));
     }
 
-    /** A delayed order is not announced: nothing may claim it yet, and the due-order poller finds it in time. */
-    private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
-                             OffsetDateTime notBefore, String orderId, Span span) {
-        create(request, workflow, replyTo, notBefore, orderId, orderId, span);
+    /**
+     * Creates one new order and announces it: every order, single or of a batch ({@link BatchSubmission}),
+     * comes into being here. A delayed order is not announced: nothing may claim it yet, and the due-order
+     * poller finds it in time.
+     */
+    String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
+                     OffsetDateTime notBefore, String correlationId, String orderId, Span span) {
+        create(request, workflow, replyTo, notBefore, correlationId, orderId, span);
         if (notBefore == null) {
             dispatchQueue.announce(orderId);
         }
@@ -183,10 +222,7 @@ public class OrderSubmission {
                 traced(span, earlier.get().orderId(), REPLAYED, workflow);
                 return earlier.get().orderId();
             }
-            create(request, workflow, replyTo, notBefore, message.correlationId(), orderId, span);
-            if (notBefore == null) {
-                dispatchQueue.announce(orderId);
-            }
+            submitNew(request, workflow, replyTo, notBefore, message.correlationId(), orderId, span);
             traced(span, orderId, CREATED, workflow);
             return orderId;
         } catch (InvalidOrderException | BrokerUnavailableException | RuntimeException e) {
@@ -216,7 +252,7 @@ public class OrderSubmission {
      * connection closed while the order waited on the queue) takes no notifications: the order goes on,
      * and nobody can later create a queue of that name to read them.
      */
-    private ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage, String submitter)
+    ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage, String submitter)
             throws InvalidOrderException, BrokerUnavailableException {
         ReplyTo replyTo = fromMessage != null ? fromMessage
                 : request.replyTo() != null ? ReplyTo.parse(request.replyTo()) : null;
@@ -243,7 +279,7 @@ public class OrderSubmission {
         return replyTo;
     }
 
-    private WorkflowDefinition workflowOf(OrderRequest request) throws InvalidOrderException {
+    WorkflowDefinition workflowOf(OrderRequest request) throws InvalidOrderException {
         String name = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
         return workflows.find(name).orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
     }
@@ -286,7 +322,7 @@ public class OrderSubmission {
         }
     }
 
-    private static String describe(Set<? extends ConstraintViolation<?>> violations) {
+    static String describe(Set<? extends ConstraintViolation<?>> violations) {
         return violations.stream()
                 .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
                 .map(v -> v.getPropertyPath() + " " + v.getMessage())
