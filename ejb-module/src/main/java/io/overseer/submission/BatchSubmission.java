@@ -12,13 +12,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 /**
  * Many orders in the caller's one transaction, each as {@link OrderSubmission} takes a single one: the
- * same validation, workflow, reply-to rule and delayed start, and every new order created and announced
- * by the same per-order step ({@link OrderSubmission#submitNew}). An order that fails any of them is
+ * same validation, workflow, reply-to rule and delayed start, and every new order created by the same
+ * per-order step ({@link OrderSubmission#submitNew}: claimed at once if it may start now, its first request
+ * leaving after the commit). An order that fails any of them is
  * refused alone, with its reason; the others are stored.
  *
  * <p>Keys: the batch's keys are claimed in one statement ({@link SubmissionKeys#claimAll}), not one per
@@ -36,6 +38,11 @@ public final class BatchSubmission {
     public static final String DEFAULT_MAX_BATCH = "100";
 
     private final OrderSubmission submission;
+    /**
+     * The message's own reply-to, once checked: it is every order's, and checking a temporary queue's owner
+     * asks the broker, once per batch rather than once per order. Null until checked.
+     */
+    private Optional<ReplyTo> messageReplyTo;
 
     BatchSubmission(OrderSubmission submission) {
         this.submission = submission;
@@ -79,7 +86,7 @@ public final class BatchSubmission {
             throw new InvalidBatchOrderException(violations);
         }
         WorkflowDefinition workflow = submission.workflowOf(request);
-        ReplyTo replyTo = submission.replyTo(request, source.replyTo(), source.submitter());
+        ReplyTo replyTo = replyTo(request, source);
         OffsetDateTime notBefore = DelayedStart.of(request.notBefore(), now).orElse(null);
         SubmissionKey key = null;
         if (order.idempotencyKey() != null) {
@@ -89,6 +96,17 @@ public final class BatchSubmission {
             key = SubmissionKey.of(source.scope(), order.idempotencyKey(), request);
         }
         return new Ready(order, workflow, replyTo, notBefore, key, UUID.randomUUID().toString());
+    }
+
+    private ReplyTo replyTo(OrderRequest request, BatchSource source) throws InvalidOrderException, BrokerUnavailableException {
+        if (source.replyTo() == null) {
+            return submission.replyTo(request, null, source.submitter());
+        }
+        if (messageReplyTo == null) {
+            // A refusal is every order's too: each is refused with it, checked again (it costs nothing then).
+            messageReplyTo = Optional.ofNullable(submission.replyTo(request, source.replyTo(), source.submitter()));
+        }
+        return messageReplyTo.orElse(null);
     }
 
     /**

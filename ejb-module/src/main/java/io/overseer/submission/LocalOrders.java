@@ -17,8 +17,9 @@ import java.util.List;
  * (docs/local-api.md).
  *
  * <p><b>It joins the caller's transaction</b> ({@code REQUIRED}): the orders are written in it and commit
- * or roll back with the caller's own work; they are announced to the schedulers only after that commit, so
- * nothing ever runs an order its caller rolled back. Without a transaction of the caller's, each call is one
+ * or roll back with the caller's own work; an order that may start now is claimed in it, and its first
+ * request leaves only after that commit (as every message the application sends), so nothing ever runs an
+ * order its caller rolled back. Without a transaction of the caller's, each call is one
  * of its own. An order is validated and refused as {@code POST /api/orders} would: a single order by
  * exception, one of a batch alone, in its {@link BatchResult} (the others are stored). A refusal does not
  * roll the caller's transaction back: the caller decides. A failure to store does (any runtime exception).
@@ -39,7 +40,7 @@ public class LocalOrders {
     SessionContext context;
 
     /**
-     * Stores one order in the caller's transaction, announced after its commit.
+     * Stores one order in the caller's transaction; it starts after that commit.
      *
      * @param idempotencyKey null for none
      * @throws InvalidOrderException the order is not valid (why, in its message); nothing written

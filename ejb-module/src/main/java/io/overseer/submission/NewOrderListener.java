@@ -115,7 +115,9 @@ public class NewOrderListener implements MessageListener {
     private void submitAll(Message message, OrderMessage order) throws InvalidOrderException, BrokerUnavailableException {
         OrderBatchMessages.Batch batch = OrderBatchMessages.read(order);
         List<BatchResult> results = new ArrayList<>(batch.unreadable());
-        results.addAll(submission.submitAll(batch.orders(), BatchSource.jms(order.sender(), order.replyTo())));
+        if (!batch.orders().isEmpty()) {
+            results.addAll(submission.submitAll(batch.orders(), BatchSource.jms(order.sender(), order.replyTo())));
+        }
         for (BatchResult result : results) {
             if (!result.accepted()) {
                 deadLetters.rejectItem(message, Destinations.ORDERS, result.index(), batch.json().get(result.index()),

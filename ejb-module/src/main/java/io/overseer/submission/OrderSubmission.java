@@ -12,6 +12,7 @@ import io.overseer.messaging.DispatchQueue;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.TraceParent;
 import io.overseer.platform.Tracing;
+import io.overseer.scheduler.Scheduler;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderLine;
@@ -37,9 +38,10 @@ import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The submission process of the pattern: writes the order and its state record (Pending, not locked,
- * no failures) in one transaction, and announces it on the order queue (a dispatch hint that leaves
- * after the commit) for whichever scheduler claims it — whether it came over HTTP or on the queue.
+ * The submission process of the pattern: validates an order and hands it to the scheduler, which writes
+ * it and its state record already claimed, in the same transaction, its first attempt leaving after the
+ * commit ({@link Scheduler#admit}) — whether it came over HTTP or on the queue. A delayed order is written
+ * Pending instead, for the due-order poller to claim at its not-before.
  *
  * <p>A submission may carry a {@link SubmissionKey}: the key is recorded in the order's transaction,
  * and a later submission with the same scope and key gets the first one's order instead of a new one
@@ -61,6 +63,8 @@ public class OrderSubmission {
 
     @Inject
     StateStore store;
+    @Inject
+    Scheduler scheduler;
     @Inject
     DispatchQueue dispatchQueue;
     @Inject
@@ -84,7 +88,7 @@ public class OrderSubmission {
     int maxBatch;
 
     /**
-     * Stores a validated order and announces it to the schedulers, once per key: if an earlier submission
+     * Stores a validated order, claimed at once if it may start now, once per key: if an earlier submission
      * with {@code key}'s scope and key created an order, answers with that order
      * ({@link Submitted#replayed()}) and writes nothing. Status notifications, if the order asks for them,
      * carry the order id as their correlation id.
@@ -165,16 +169,12 @@ public class OrderSubmission {
     }
 
     /**
-     * Creates one new order and announces it: every order, single or of a batch ({@link BatchSubmission}),
-     * comes into being here. A delayed order is not announced: nothing may claim it yet, and the due-order
-     * poller finds it in time.
+     * Creates one new order (claimed at once if it may start now, {@link #create}): every order, single or of
+     * a batch ({@link BatchSubmission}), comes into being here.
      */
     String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
                      OffsetDateTime notBefore, String correlationId, String orderId, Span span) {
         create(request, workflow, replyTo, notBefore, correlationId, orderId, span);
-        if (notBefore == null) {
-            dispatchQueue.announce(orderId);
-        }
         return orderId;
     }
 
@@ -185,9 +185,10 @@ public class OrderSubmission {
      * or is refused if that order was a different one.
      *
      * <p>That earlier order is announced again: the message may be a redelivery after a crash between
-     * the first delivery's commit and its hint's departure (the hint waits in memory until then), and
-     * the scheduler should not wait for the stranded-order poller. A hint for an order already claimed,
-     * or still delayed, claims nothing.
+     * the first delivery's commit and the departure of what it decided (its first request, or the hint of an
+     * order stored Pending by an instance shutting down, waits in memory until then). A hint for an order
+     * already claimed, or still delayed, claims nothing; a claimed attempt whose request was lost expires
+     * and the supervisor retries it.
      */
     public String accept(OrderMessage message) throws InvalidOrderException, BrokerUnavailableException {
         Span span = tracing.entry(SUBMIT_SPAN);
@@ -284,7 +285,10 @@ public class OrderSubmission {
         return workflows.find(name).orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
     }
 
-    /** Notifications, if asked for, carry {@code correlationId}, or the order id if there is none. */
+    /**
+     * Writes the order: claimed by the scheduler in this transaction if it may start now, else (a delayed
+     * start) Pending. Notifications, if asked for, carry {@code correlationId}, or the order id if there is none.
+     */
     private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, OffsetDateTime notBefore,
                         String correlationId, String orderId, Span span) {
         var now = clocks.now();
@@ -296,8 +300,13 @@ public class OrderSubmission {
             state.notifySubmitter();
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
-        store.create(new CustomerOrder(orderId, request.customerId(), lines, request.attributesOrEmpty(), now), state);
-        LOG.log(Level.FINE, "Order {0} (trace {3}) Pending for customer {1} ({2})",
+        var order = new CustomerOrder(orderId, request.customerId(), lines, request.attributesOrEmpty(), now);
+        if (notBefore == null) {
+            scheduler.admit(order, state);
+        } else {
+            store.create(order, state); // not announced: nothing may claim it yet, the due-order poller finds it in time
+        }
+        LOG.log(Level.FINE, "Order {0} (trace {3}) stored for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name(), TraceParent.traceId(state.traceParent())});
     }
 

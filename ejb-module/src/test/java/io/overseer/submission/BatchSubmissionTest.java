@@ -22,6 +22,7 @@ import io.overseer.notification.StatusNotifier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.Tracing;
+import io.overseer.scheduler.Scheduler;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.StateStore;
@@ -50,9 +51,9 @@ import org.mockito.Spy;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 /**
- * What a batch decides, with the store, the key store, the order queue and the clock mocked: each order
- * refused alone (validation, workflow, delayed start, key) while the others are created and announced,
- * each once; the batch's keys claimed in one call; a repeated key answered with its earlier order or
+ * What a batch decides, with the store, the scheduler, the key store, the order queue and the clock mocked:
+ * each order refused alone (validation, workflow, delayed start, key) while the others are handed to the
+ * scheduler (stored claimed), each once; the batch's keys claimed in one call; a repeated key answered with its earlier order or
  * refused alone; two orders of one batch with one key; a batch over the bound refused whole.
  */
 @ExtendWith(MockitoExtension.class)
@@ -65,6 +66,8 @@ class BatchSubmissionTest {
 
     @Mock
     StateStore store;
+    @Mock
+    Scheduler scheduler;
     @Mock
     DispatchQueue dispatchQueue;
     @Mock
@@ -96,18 +99,15 @@ class BatchSubmissionTest {
     }
 
     @Test
-    void eachOrderIsCreatedAndAnnouncedOnceAndTheResultsComeInTheBatchsOrder() throws Exception {
+    void eachOrderIsCreatedOnceAndTheResultsComeInTheBatchsOrder() throws Exception {
         List<BatchResult> results = submission.submitAll(List.of(order(0, "c-0", null), order(1, "c-1", null),
                 order(2, "c-2", null)), HTTP);
 
         assertEquals(List.of(0, 1, 2), results.stream().map(BatchResult::index).toList());
         assertTrue(results.stream().allMatch(r -> r.accepted() && !r.replayed()), results.toString());
-        List<String> customers = createdCustomers(3);
-        assertEquals(List.of("c-0", "c-1", "c-2"), customers);
-        for (BatchResult result : results) {
-            verify(dispatchQueue).announce(result.orderId());
-        }
-        verifyNoInteractions(keys);
+        assertEquals(List.of("c-0", "c-1", "c-2"), createdCustomers(3));
+        assertEquals(results.stream().map(BatchResult::orderId).toList(), admittedIds(3));
+        verifyNoInteractions(keys, dispatchQueue);
     }
 
     @Test
@@ -127,7 +127,6 @@ class BatchSubmissionTest {
         assertEquals("unknown workflow 'nope'", results.get(2).refusal().reason());
         assertTrue(results.get(3).refusal().reason().startsWith("notBefore must be"), results.get(3).toString());
         assertEquals(List.of("c-0", "c-4"), createdCustomers(2));
-        verify(dispatchQueue, times(2)).announce(any(String.class));
     }
 
     @SuppressWarnings("unchecked")
@@ -176,7 +175,7 @@ class BatchSubmissionTest {
 
         assertTrue(results.get(0).replayed());
         verify(dispatchQueue).announce("earlier");
-        verify(store, never()).create(any(), any());
+        verifyNoInteractions(scheduler, store);
     }
 
     @Test
@@ -189,7 +188,7 @@ class BatchSubmissionTest {
         BatchTooLargeException refused = assertThrows(BatchTooLargeException.class, () -> submission.submitAll(six, HTTP));
 
         assertEquals(5, refused.max());
-        verifyNoInteractions(keys, store, dispatchQueue, validator);
+        verifyNoInteractions(keys, store, scheduler, dispatchQueue, validator);
     }
 
     @Test
@@ -219,9 +218,16 @@ class BatchSubmissionTest {
         lenient().when(validator.validate(request)).thenReturn(Set.of(violation));
     }
 
+    /** The customers of the orders handed to the scheduler (none is delayed here), in the order handed. */
     private List<String> createdCustomers(int count) {
         ArgumentCaptor<CustomerOrder> orders = ArgumentCaptor.forClass(CustomerOrder.class);
-        verify(store, times(count)).create(orders.capture(), any(OrderState.class));
+        verify(scheduler, times(count)).admit(orders.capture(), any(OrderState.class));
         return orders.getAllValues().stream().map(CustomerOrder::customerId).toList();
+    }
+
+    private List<String> admittedIds(int count) {
+        ArgumentCaptor<OrderState> states = ArgumentCaptor.forClass(OrderState.class);
+        verify(scheduler, times(count)).admit(any(CustomerOrder.class), states.capture());
+        return states.getAllValues().stream().map(OrderState::orderId).toList();
     }
 }

@@ -95,7 +95,7 @@ public class OrderBatchResource {
             try {
                 orders.add(bind(index, batch.orders().get(index)));
             } catch (InvalidRequestException e) {
-                results.add(refused(index, new Problem("about:blank", "Invalid order", 400, e.getMessage(),
+                results.add(refused(index, new Problem("about:blank", "Invalid request", 400, e.getMessage(),
                         e.errors().isEmpty() ? null : e.errors())));
             }
         }
@@ -136,8 +136,9 @@ public class OrderBatchResource {
         }
         List<Problem.FieldError> fields = refusal.fields().stream()
                 .map(field -> new Problem.FieldError(field.field(), field.message())).toList();
-        return refused(result.index(), new Problem("about:blank", "Invalid order", 400, refusal.reason(),
-                fields.isEmpty() ? null : fields));
+        // As POST /api/orders titles them: a field's violation "Invalid request", the order's own refusal "Invalid order".
+        return refused(result.index(), fields.isEmpty() ? Problem.of(400, "Invalid order", refusal.reason())
+                : new Problem("about:blank", "Invalid request", 400, refusal.reason(), fields));
     }
 
     private static OrderBatchAnswer.Item refused(int index, Problem problem) {
