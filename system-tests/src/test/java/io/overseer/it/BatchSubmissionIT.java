@@ -162,6 +162,23 @@ class BatchSubmissionIT extends DeployedWarIT {
         }
     }
 
+    @Test
+    void theOpenApiDocumentDescribesTheBatch() {
+        Http.Reply document = Http.send(java.net.http.HttpRequest.newBuilder(root.resolve("/openapi"))
+                .header("Accept", "application/json").GET());
+
+        JsonNode openapi = document.json();
+        List<String> paths = new ArrayList<>();
+        openapi.get("paths").fieldNames().forEachRemaining(paths::add);
+        JsonNode batch = openapi.get("paths").get(paths.stream().filter(p -> p.endsWith("/api/orders/batch")).findFirst()
+                .orElseThrow(() -> new AssertionError("no batch path in " + paths)));
+        assertTrue(batch.has("post"), batch.toString());
+        assertEquals("#/components/schemas/OrderBatchAnswer",
+                batch.at("/post/responses/200/content/application~1json/schema/$ref").asText(), batch.toString());
+        assertEquals("#/components/responses/BatchTooLarge", batch.at("/post/responses/413/$ref").asText(), batch.toString());
+        assertTrue(openapi.at("/components/schemas/OrderBatchResult/properties").has("problem"), document.body());
+    }
+
     private Http.Reply batch(String... orders) {
         return Http.post(root.resolve("api/orders/batch"), "application/json",
                 "{\"orders\":[" + String.join(",", orders) + "]}", api.credentials());
