@@ -326,10 +326,8 @@ public class Scheduler {
         }
     }
 
+    /** The needs-operator alert of an order that ends in Error follows from its stored transition (NeedsOperatorAlert). */
     private void reportIfFinal(OrderState state) {
-        if (state.processState() == ProcessState.Error) {
-            alerts.raise(state.orderId(), state.traceParent(), "needs-operator", state.lastError());
-        }
         if (state.processState().isFinal()) {
             LOG.log(Level.FINE, "Order {0} (trace {2}) {1}", new Object[] {state.orderId(), state.processState(),
                     TraceParent.traceId(state.traceParent())});

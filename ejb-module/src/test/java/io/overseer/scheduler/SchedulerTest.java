@@ -296,7 +296,7 @@ class SchedulerTest {
     }
 
     @Test
-    void aRefusalOfAStepThatGivesUpToAnOperatorRaisesAnAlert() {
+    void aRefusalOfAStepThatGivesUpToAnOperatorStoresTheMoveToErrorThatAlerts() {
         OrderState state = waitingForApproval();
         Attempt charge = state.receive("approval", "{}", "node-a", T0.plusSeconds(2), ORDER, SCHEDULER, PausedDispatch.NONE).get(0);
         when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
@@ -304,7 +304,9 @@ class SchedulerTest {
         scheduler.applyReplies(List.of(reply(charge, charge.token(), Outcome.FAILED)));
 
         assertEquals(ProcessState.Error, state.processState());
-        verify(alerts).raise("o-1", null, "needs-operator", state.lastError());
+        verify(store).saveHistory(state); // its task-level move to Error raises the alert (NeedsOperatorAlert)
+        assertEquals(state.lastError(), lastReason(state, "Error"));
+        verifyNoInteractions(alerts);
     }
 
     @Test
