@@ -12,10 +12,14 @@ import io.overseer.support.Poll;
 import io.overseer.support.Problems;
 import io.overseer.support.TestStack;
 import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -29,6 +33,8 @@ class ConsoleViewerIT extends DeployedWarIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final By ACTIONS = By.cssSelector("button[data-action]");
+    /** A static import of a module of the console's own, by a relative URL. */
+    private static final Pattern IMPORT = Pattern.compile("^import \\{[^}]*} from '(\\.{1,2}/[^']+)';$", Pattern.MULTILINE);
 
     @Test
     void aViewerReadsAnOrderAndItsHistoryAndFindsNoActions() {
@@ -287,13 +293,39 @@ class ConsoleViewerIT extends DeployedWarIT {
         assertEquals("no-store", page.header("Cache-Control"));
         assertFalse(page.body().contains("<script>") || page.body().contains("style="), "no inline script or style");
 
-        Http.Reply script = Http.get(console().resolve("console.js"));
-        assertEquals(200, script.status());
-        assertEquals("nosniff", script.header("X-Content-Type-Options"));
-        assertFalse(script.body().contains("innerHTML"), "the console writes server text as text only");
+        assertTrue(page.body().contains("<script type=\"module\" src=\"console.js\"></script>"), page.body());
+        Map<URI, Http.Reply> modules = modules(console().resolve("console.js"));
+        assertTrue(modules.keySet().containsAll(List.of(console().resolve("lib/api.js"),
+                console().resolve("pages/order.js"))), modules.keySet().toString());
+        modules.forEach((uri, script) -> {
+            assertEquals(200, script.status(), uri.toString());
+            // a browser runs a module only if it comes as JavaScript (and nosniff forbids guessing)
+            assertTrue(script.contentType().matches("(?i)(text|application)/javascript\\b.*"),
+                    uri + ": " + script.contentType());
+            assertEquals("nosniff", script.header("X-Content-Type-Options"), uri.toString());
+            assertFalse(script.body().contains("innerHTML"), uri + ": the console writes server text as text only");
+        });
 
         Http.Reply anonymous = Http.get(admin("overview"));
         assertEquals(401, anonymous.status(), "the data needs a login");
+    }
+
+    /** console.js and every module it imports, transitively, as the browser fetches them. */
+    private static Map<URI, Http.Reply> modules(URI entry) {
+        Map<URI, Http.Reply> found = new LinkedHashMap<>();
+        Deque<URI> next = new ArrayDeque<>(List.of(entry));
+        while (!next.isEmpty()) {
+            URI uri = next.pop();
+            if (!found.containsKey(uri)) {
+                Http.Reply script = Http.get(uri);
+                found.put(uri, script);
+                Matcher imports = IMPORT.matcher(script.body());
+                while (imports.find()) {
+                    next.push(uri.resolve(imports.group(1)));
+                }
+            }
+        }
+        return found;
     }
 
     private URI console() {
