@@ -81,13 +81,8 @@ final class OptionParser {
         if (runtime != AppRuntime.PAYARA_MICRO) {
             OptionPorts.checkServerPorts(runtime, v, brokerHost == null, dbUrl == null, brokerHa);
         }
-        if (runtime == AppRuntime.WILDFLY && brokerTls) {
-            throw new UsageException("--broker-tls is not wired for --runtime wildfly (its connector needs the trust"
-                    + " store in configure.cli; docs/tls.md shows how): use --runtime payara-micro or payara-server");
-        }
-        if (runtime == AppRuntime.WILDFLY && brokerHa) {
-            throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
-                    + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
+        if (runtime == AppRuntime.WILDFLY) {
+            refuseOnWildFly(brokerTls, brokerHa);
         }
         boolean tracing = switchValue(v, Opt.TRACING);
         if (tracing) {
@@ -102,6 +97,18 @@ final class OptionParser {
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
                 withFile(v, appProps), ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls),
                 tracing, port(v, Opt.ZIPKIN_PORT), port(v, Opt.OTLP_PORT), help);
+    }
+
+    /** What WildFly's configuration does not wire yet. */
+    private static void refuseOnWildFly(boolean brokerTls, boolean brokerHa) {
+        if (brokerTls) {
+            throw new UsageException("--broker-tls is not wired for --runtime wildfly (its connector needs the trust"
+                    + " store in configure.cli; docs/tls.md shows how): use --runtime payara-micro or payara-server");
+        }
+        if (brokerHa) {
+            throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
+                    + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
+        }
     }
 
     /** An external database or broker comes with its credentials, and credentials only with one. */
