@@ -31,7 +31,7 @@ public final class Chaos {
             return;
         }
         if (options.help()) {
-            System.out.print(ChaosOptions.USAGE);
+            System.out.print(ChaosOptions.usage());
             return;
         }
         fresh(options.out());

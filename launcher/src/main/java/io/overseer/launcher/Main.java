@@ -30,7 +30,7 @@ public final class Main {
             return;
         }
         if (options.help()) {
-            System.out.print(Opt.usage());
+            System.out.print(LauncherCommand.usage());
             return;
         }
         StackLayout stackLayout = options.stackDir() != null

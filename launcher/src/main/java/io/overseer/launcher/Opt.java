@@ -1,9 +1,9 @@
 package io.overseer.launcher;
 
 /**
- * The launcher's options, one row each: flag, environment variable, default, help. {@link OptionParser}
- * parses and validates them, {@link #usage} prints them: one table, so --help, the environment names and
- * the parser can never disagree.
+ * The launcher's options, one row each: flag, environment variable, default, help. {@link LauncherCommand}
+ * declares them to picocli, which parses them and prints --help, and {@link OptionParser} validates their
+ * values: one table, so --help, the environment names and the parser can never disagree.
  */
 enum Opt {
     DATA_DIR("--data-dir", "OVERSEER_DATA_DIR", "./.overseer", "DIR", "state and logs; kept across restarts"),
@@ -68,45 +68,5 @@ enum Opt {
         this.defaultValue = defaultValue;
         this.metavar = metavar;
         this.help = help;
-    }
-
-    /** --help: every option with its environment variable and default, then how they combine. */
-    static String usage() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("Usage: ./run [--rebuild] [options]     (or: java -jar launcher/target/overseer-launcher.jar [options])\n\n")
-          .append("Starts PostgreSQL, Artemis, the remote-service simulator and the application server: Payara Micro\n")
-          .append("with the Overseer WAR, or with --runtime payara-server a Payara Server domain with the EAR;\n")
-          .append("restarts the application server if it dies, and stops everything on Ctrl-C or SIGTERM.\n\n")
-          .append("Options (each also read from the environment variable shown; a flag wins):\n");
-        for (Opt o : Opt.values()) {
-            String left = "  " + o.flag + (o.metavar == null ? "" : " " + o.metavar);
-            if (left.length() > 34) { // a long list of choices: the help on a line of its own
-                sb.append(left).append('\n');
-                left = "";
-            }
-            sb.append(String.format("%-34s %s%n", left, o.help))
-              .append(String.format("%-34s   env %s%s%n", "", o.env,
-                      o.defaultValue == null ? "" : ", default " + o.defaultValue));
-        }
-        sb.append(String.format("%-34s %s%n", "  -D KEY=VALUE, --app-property KEY=VALUE",
-                        ""))
-          .append(String.format("%-34s extra application (MicroProfile Config) property, repeatable%n", ""))
-          .append(String.format("%-34s   env %s=\"k1=v1 k2=v2\"%n", "", OptionParser.APP_PROPERTIES_ENV))
-          .append(String.format("%-34s %s%n", "  --help, -h", "this text"))
-          .append("\nWith --db-url no embedded PostgreSQL is started; with --broker-host no local Artemis.\n")
-          .append("With --db-ha two PostgreSQL 15 hosts under Patroni replicate synchronously, their leader lock in three etcd\n")
-          .append("members; the application names both hosts and reaches the primary. Needs Debian's patroni, etcd-server and\n")
-          .append("postgresql-15 (./run installs them as root); as root the nodes run as the postgres user (docs/database-ha.md).\n")
-          .append("With --broker-ha a primary and a backup broker replicate each other; the application and the\n")
-          .append("summary's legacy-client URL name both, and a dead node is restarted in a safe order (docs/broker-ha.md).\n")
-          .append("--runtime payara-server creates a fresh domain under the data directory at every start (the first\n")
-          .append("start also makes a template domain, ~20 s); all its listeners are on loopback, HTTPS is off.\n")
-          .append("--runtime wildfly deploys the EAR on WildFly 39 (standalone-full), configured by server-config/wildfly's\n")
-          .append("scripts (the first start installs modules and configures a template, ~15 s); health is on its management\n")
-          .append("port (--http-port + 1910). --instances N > 1 needs payara-micro.\n")
-          .append("With --instances N each instance has its own HTTP port, work directory and log (payara, payara-2, ...)\n")
-          .append("and is restarted by itself if it dies; -D overseer.instance-id=X names them X, X-2, ... (docs/instances.md).\n")
-          .append("Local demo user demo/demo holds every role; created by ./run only, never a default elsewhere.\n");
-        return sb.toString();
     }
 }

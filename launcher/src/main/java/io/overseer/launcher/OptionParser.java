@@ -1,19 +1,21 @@
 package io.overseer.launcher;
 
+import static io.overseer.launcher.OptionPorts.port;
+import static io.overseer.launcher.OptionPorts.value;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 /**
- * Turns flags and environment variables into {@link LauncherOptions}: the values of {@link Opt}'s table,
- * each validated.
+ * Turns the values {@link LauncherCommand} read (flags over environment variables over {@link Opt}'s
+ * defaults) into {@link LauncherOptions}, each validated: what picocli cannot know, such as which
+ * combinations the stack can start.
  */
 final class OptionParser {
 
@@ -23,17 +25,8 @@ final class OptionParser {
     }
 
     static LauncherOptions parse(String[] args, Map<String, String> env) {
-        Map<Opt, String> values = new EnumMap<>(Opt.class);
+        LauncherCommand.Parsed parsed = LauncherCommand.parse(args, env);
         Map<String, String> appProps = new LinkedHashMap<>();
-        boolean help = false;
-
-        // Environment first, flags override.
-        for (Opt o : Opt.values()) {
-            String v = env.get(o.env);
-            if (v != null && !v.isBlank()) {
-                values.put(o, v.trim());
-            }
-        }
         String envProps = env.get(APP_PROPERTIES_ENV);
         if (envProps != null) {
             for (String pair : envProps.trim().split("\\s+")) {
@@ -42,64 +35,16 @@ final class OptionParser {
                 }
             }
         }
-
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                help = true;
-                continue;
-            }
-            if (arg.startsWith("-D") && arg.length() > 2) {
-                putProperty(appProps, arg.substring(2), "-D");
-                continue;
-            }
-            if (arg.equals("-D") || arg.equals("--app-property")) {
-                putProperty(appProps, valueOf(args, ++i, arg), arg);
-                continue;
-            }
-            if (arg.startsWith("--app-property=")) {
-                putProperty(appProps, arg.substring("--app-property=".length()), "--app-property");
-                continue;
-            }
-            String name = arg;
-            String inline = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                inline = arg.substring(eq + 1);
-            }
-            Opt opt = byFlag(name);
-            if (opt == null) {
-                throw new UsageException("unknown option: " + arg + " (see --help)");
-            }
-            if (opt.metavar == null) {
-                values.put(opt, inline != null ? inline : "true");
-            } else {
-                values.put(opt, inline != null ? inline : valueOf(args, ++i, name));
-            }
+        for (String pair : parsed.appProperties()) {
+            putProperty(appProps, pair, "-D");
         }
-
-        return build(values, appProps, help);
+        return build(parsed.values(), appProps, parsed.help());
     }
 
     private static LauncherOptions build(Map<Opt, String> v, Map<String, String> appProps, boolean help) {
+        checkExternals(v);
         String dbUrl = v.get(Opt.DB_URL);
-        if (dbUrl != null && !dbUrl.startsWith("jdbc:postgresql:")) {
-            throw new UsageException("--db-url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: " + dbUrl);
-        }
-        if (dbUrl == null && (v.containsKey(Opt.DB_USER) || v.containsKey(Opt.DB_PASSWORD))) {
-            throw new UsageException("--db-user/--db-password only apply with --db-url");
-        }
-        if (dbUrl != null && !v.containsKey(Opt.DB_USER)) {
-            throw new UsageException("--db-url needs --db-user (and usually --db-password)");
-        }
         String brokerHost = v.get(Opt.BROKER_HOST);
-        if (brokerHost == null && (v.containsKey(Opt.BROKER_USER) || v.containsKey(Opt.BROKER_PASSWORD))) {
-            throw new UsageException("--broker-user/--broker-password only apply with --broker-host");
-        }
-        if (brokerHost != null && (!v.containsKey(Opt.BROKER_USER) || !v.containsKey(Opt.BROKER_PASSWORD))) {
-            throw new UsageException("--broker-host needs --broker-user and --broker-password");
-        }
         boolean dbHa = switchValue(v, Opt.DB_HA);
         if (dbHa && dbUrl != null) {
             throw new UsageException("--db-ha starts a local replicated PostgreSQL and cannot be combined with --db-url;"
@@ -120,7 +65,7 @@ final class OptionParser {
         AppRuntime runtime = runtime(v);
         int instances = instances(v);
         if (dbHa) {
-            checkDbHaPorts(v, instances);
+            OptionPorts.checkDbHaPorts(v, instances);
         }
         if (instances > 1 && runtime != AppRuntime.PAYARA_MICRO) {
             // Each domain would need a port block of its own and its own admin port: not built (docs/operations.md).
@@ -130,23 +75,18 @@ final class OptionParser {
         String bindAddress = bindAddress(v);
         requireDeliberateExposure(bindAddress, v.get(Opt.EXPOSE_DEMO_USER));
         if (brokerHa) {
-            checkBackupPorts(v);
+            OptionPorts.checkBackupPorts(v);
         }
-        checkHttpPorts(v, instances, brokerHost == null, dbUrl == null, brokerHa);
+        OptionPorts.checkHttpPorts(v, instances, brokerHost == null, dbUrl == null, brokerHa);
         if (runtime != AppRuntime.PAYARA_MICRO) {
-            checkServerPorts(runtime, v, brokerHost == null, dbUrl == null, brokerHa);
+            OptionPorts.checkServerPorts(runtime, v, brokerHost == null, dbUrl == null, brokerHa);
         }
-        if (runtime == AppRuntime.WILDFLY && brokerTls) {
-            throw new UsageException("--broker-tls is not wired for --runtime wildfly (its connector needs the trust"
-                    + " store in configure.cli; docs/tls.md shows how): use --runtime payara-micro or payara-server");
-        }
-        if (runtime == AppRuntime.WILDFLY && brokerHa) {
-            throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
-                    + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
+        if (runtime == AppRuntime.WILDFLY) {
+            refuseOnWildFly(brokerTls, brokerHa);
         }
         boolean tracing = switchValue(v, Opt.TRACING);
         if (tracing) {
-            checkTracingPorts(v, runtime, instances);
+            OptionPorts.checkTracingPorts(v, runtime, instances);
         }
         return new LauncherOptions(
                 Path.of(value(v, Opt.DATA_DIR)).toAbsolutePath().normalize(),
@@ -157,6 +97,39 @@ final class OptionParser {
                 brokerHost, v.get(Opt.BROKER_USER), v.get(Opt.BROKER_PASSWORD), brokerHa, brokerTls,
                 withFile(v, appProps), ServerJit.of(value(v, Opt.SERVER_JIT)), ownHosts(v, runtime, dbHa, brokerHost, brokerTls),
                 tracing, port(v, Opt.ZIPKIN_PORT), port(v, Opt.OTLP_PORT), help);
+    }
+
+    /** What WildFly's configuration does not wire yet. */
+    private static void refuseOnWildFly(boolean brokerTls, boolean brokerHa) {
+        if (brokerTls) {
+            throw new UsageException("--broker-tls is not wired for --runtime wildfly (its connector needs the trust"
+                    + " store in configure.cli; docs/tls.md shows how): use --runtime payara-micro or payara-server");
+        }
+        if (brokerHa) {
+            throw new UsageException("--broker-ha is not wired for --runtime wildfly yet (server-config/wildfly/"
+                    + "broker-pair.cli is untried): use --runtime payara-micro or payara-server");
+        }
+    }
+
+    /** An external database or broker comes with its credentials, and credentials only with one. */
+    private static void checkExternals(Map<Opt, String> v) {
+        String dbUrl = v.get(Opt.DB_URL);
+        if (dbUrl != null && !dbUrl.startsWith("jdbc:postgresql:")) {
+            throw new UsageException("--db-url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: " + dbUrl);
+        }
+        if (dbUrl == null && (v.containsKey(Opt.DB_USER) || v.containsKey(Opt.DB_PASSWORD))) {
+            throw new UsageException("--db-user/--db-password only apply with --db-url");
+        }
+        if (dbUrl != null && !v.containsKey(Opt.DB_USER)) {
+            throw new UsageException("--db-url needs --db-user (and usually --db-password)");
+        }
+        String brokerHost = v.get(Opt.BROKER_HOST);
+        if (brokerHost == null && (v.containsKey(Opt.BROKER_USER) || v.containsKey(Opt.BROKER_PASSWORD))) {
+            throw new UsageException("--broker-user/--broker-password only apply with --broker-host");
+        }
+        if (brokerHost != null && (!v.containsKey(Opt.BROKER_USER) || !v.containsKey(Opt.BROKER_PASSWORD))) {
+            throw new UsageException("--broker-host needs --broker-user and --broker-password");
+        }
     }
 
     /**
@@ -233,82 +206,6 @@ final class OptionParser {
         return runtime;
     }
 
-    /**
-     * Payara Server's domain (base = HTTP - 80, see PayaraServerNode) and WildFly (offset = HTTP - 8080, see
-     * WildFlyNode) take ports around the HTTP port: they must exist and be none of the stack's other ports.
-     */
-    private static void checkServerPorts(AppRuntime runtime, Map<Opt, String> v, boolean localBroker, boolean embeddedDb,
-                                         boolean brokerHa) {
-        int http = port(v, Opt.HTTP_PORT);
-        Map<String, Integer> serverPorts;
-        if (runtime == AppRuntime.PAYARA_SERVER) {
-            int base = PayaraServerNode.portBase(http);
-            if (base < 1024 || base + 100 > 65535) {
-                throw new UsageException("--runtime payara-server places its domain's ports from --http-port - 80 to"
-                        + " --http-port + 6: choose an --http-port from 1104 to 65435, got " + http);
-            }
-            serverPorts = PayaraServerNode.domainPorts(http);
-        } else {
-            serverPorts = WildFlyNode.serverPorts(http);
-            if (serverPorts.values().stream().anyMatch(p -> p < 1024 || p > 65535)) {
-                throw new UsageException("--runtime wildfly moves its ports by --http-port - 8080 (IIOP to --http-port - 4552,"
-                        + " management to --http-port + 1910): choose an --http-port from 5576 to 63625, got " + http);
-            }
-        }
-        Map<String, Integer> others = new LinkedHashMap<>();
-        others.put(Opt.SIMULATOR_PORT.flag, port(v, Opt.SIMULATOR_PORT));
-        if (localBroker) {
-            others.put(Opt.BROKER_PORT.flag, port(v, Opt.BROKER_PORT));
-            others.put(Opt.CONSOLE_PORT.flag, port(v, Opt.CONSOLE_PORT));
-            if (brokerHa) {
-                others.put(Opt.BROKER_PORT.flag + " + 1 (backup)", port(v, Opt.BROKER_PORT) + 1);
-                others.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", port(v, Opt.CONSOLE_PORT) + 1);
-            }
-        }
-        if (embeddedDb) {
-            others.put(Opt.DB_PORT.flag, port(v, Opt.DB_PORT));
-        }
-        serverPorts.forEach((what, p) -> others.forEach((flag, o) -> {
-            if (o.intValue() == p) {
-                throw new UsageException("--runtime " + runtime.id() + " with --http-port " + http + " puts its " + what
-                        + " port on " + p + ", which is " + flag + ": move one of them");
-            }
-        }));
-    }
-
-    /**
-     * Zipkin and the relay take one port each: none of the stack's others, or one of them would fail to bind
-     * late in the start (a server's only after a minute of booting).
-     */
-    private static void checkTracingPorts(Map<Opt, String> v, AppRuntime runtime, int instances) {
-        Map<String, Integer> taken = new LinkedHashMap<>();
-        for (Opt o : List.of(Opt.SIMULATOR_PORT, Opt.BROKER_PORT, Opt.CONSOLE_PORT, Opt.DB_PORT)) {
-            taken.put(o.flag, port(v, o));
-        }
-        for (int i = 0; i < instances; i++) {
-            taken.put(i == 0 ? Opt.HTTP_PORT.flag : "instance " + (i + 1) + "'s HTTP port", port(v, Opt.HTTP_PORT) + i);
-        }
-        if (runtime == AppRuntime.PAYARA_SERVER) {
-            PayaraServerNode.domainPorts(port(v, Opt.HTTP_PORT)).forEach((what, p) -> taken.put("Payara's " + what, p));
-        } else if (runtime == AppRuntime.WILDFLY) {
-            WildFlyNode.serverPorts(port(v, Opt.HTTP_PORT)).forEach((what, p) -> taken.put("WildFly's " + what, p));
-        }
-        int zipkin = port(v, Opt.ZIPKIN_PORT);
-        int otlp = port(v, Opt.OTLP_PORT);
-        if (zipkin == otlp) {
-            throw new UsageException(Opt.ZIPKIN_PORT.flag + " and " + Opt.OTLP_PORT.flag + " are both " + zipkin
-                    + ": move one of them");
-        }
-        for (Opt o : List.of(Opt.ZIPKIN_PORT, Opt.OTLP_PORT)) {
-            int p = port(v, o);
-            taken.forEach((what, q) -> {
-                if (q == p) {
-                    throw new UsageException(o.flag + " " + p + " is also " + what + ": move one of them");
-                }
-            });
-        }
-    }
-
     private static int instances(Map<Opt, String> v) {
         String s = value(v, Opt.INSTANCES);
         try {
@@ -321,101 +218,6 @@ final class OptionParser {
         }
         throw new UsageException(Opt.INSTANCES.flag + " (" + Opt.INSTANCES.env + ") must be a whole number from 1 to "
                 + AppInstance.MAX + ", got: " + s);
-    }
-
-    /**
-     * The instances take --http-port and the ports above it: each must exist and be none of the stack's
-     * other ports, or two servers would fight over one (which of them loses depends on start order).
-     */
-    private static void checkHttpPorts(Map<Opt, String> v, int instances, boolean localBroker, boolean embeddedDb,
-                                       boolean brokerHa) {
-        int first = port(v, Opt.HTTP_PORT);
-        int last = first + instances - 1;
-        String range = instances == 1 ? Opt.HTTP_PORT.flag + " " + first
-                : Opt.HTTP_PORT.flag + " " + first + " with " + Opt.INSTANCES.flag + " " + instances
-                        + " (HTTP ports " + first + "-" + last + ")";
-        if (last > 65535) {
-            throw new UsageException(range + " runs past port 65535: choose a lower " + Opt.HTTP_PORT.flag);
-        }
-        Map<Opt, Integer> others = new LinkedHashMap<>();
-        others.put(Opt.SIMULATOR_PORT, port(v, Opt.SIMULATOR_PORT));
-        if (localBroker) {
-            others.put(Opt.BROKER_PORT, port(v, Opt.BROKER_PORT));
-            others.put(Opt.CONSOLE_PORT, port(v, Opt.CONSOLE_PORT));
-        }
-        Map<String, Integer> backup = new LinkedHashMap<>();
-        if (brokerHa) {
-            backup.put("the backup broker's port (" + Opt.BROKER_PORT.flag + " + 1)", port(v, Opt.BROKER_PORT) + 1);
-            backup.put("the backup's console (" + Opt.CONSOLE_PORT.flag + " + 1)", port(v, Opt.CONSOLE_PORT) + 1);
-        }
-        backup.forEach((what, p) -> {
-            if (p >= first && p <= last) {
-                throw new UsageException(range + " collides with " + what + " " + p + ": move one of them");
-            }
-        });
-        if (embeddedDb) {
-            others.put(Opt.DB_PORT, port(v, Opt.DB_PORT));
-        }
-        others.forEach((o, p) -> {
-            if (p >= first && p <= last) {
-                throw new UsageException(range + " collides with " + o.flag + " " + p + ": move one of them");
-            }
-        });
-    }
-
-    /**
-     * The backup node takes the port above the broker's and above the console's: both must exist and differ
-     * from the other local ports, or the second node would fail to bind (late, and only in HA mode).
-     */
-    private static void checkBackupPorts(Map<Opt, String> v) {
-        int broker = port(v, Opt.BROKER_PORT);
-        int console = port(v, Opt.CONSOLE_PORT);
-        if (broker == 65535 || console == 65535) {
-            throw new UsageException("--broker-ha needs the ports above " + Opt.BROKER_PORT.flag + " and "
-                    + Opt.CONSOLE_PORT.flag + " for the backup: choose lower ones");
-        }
-        Map<String, Integer> taken = new LinkedHashMap<>();
-        taken.put(Opt.BROKER_PORT.flag, broker);
-        taken.put(Opt.BROKER_PORT.flag + " + 1 (backup)", broker + 1);
-        taken.put(Opt.CONSOLE_PORT.flag, console);
-        taken.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", console + 1);
-        taken.put(Opt.SIMULATOR_PORT.flag, port(v, Opt.SIMULATOR_PORT));
-        Map<Integer, String> seen = new java.util.HashMap<>();
-        taken.forEach((what, p) -> {
-            String other = seen.putIfAbsent(p, what);
-            if (other != null) {
-                throw new UsageException("with --broker-ha, " + other + " and " + what + " are both port " + p
-                        + ": move one of them");
-            }
-        });
-    }
-
-    /**
-     * The replicated database takes --db-port and the ports above it ({@link PostgresHa}): they must exist
-     * and hold none of the stack's other ports.
-     */
-    private static void checkDbHaPorts(Map<Opt, String> v, int instances) {
-        int first = port(v, Opt.DB_PORT);
-        int last = first + PostgresHa.PORTS - 1;
-        if (last > 65535) {
-            throw new UsageException("--db-ha takes " + Opt.DB_PORT.flag + " and the " + (PostgresHa.PORTS - 1)
-                    + " ports above it: choose a " + Opt.DB_PORT.flag + " up to " + (65535 - PostgresHa.PORTS + 1));
-        }
-        Map<String, Integer> others = new LinkedHashMap<>();
-        for (Opt o : List.of(Opt.SIMULATOR_PORT, Opt.BROKER_PORT, Opt.CONSOLE_PORT)) {
-            others.put(o.flag, port(v, o));
-        }
-        others.put(Opt.BROKER_PORT.flag + " + 1 (backup)", port(v, Opt.BROKER_PORT) + 1);
-        others.put(Opt.CONSOLE_PORT.flag + " + 1 (backup console)", port(v, Opt.CONSOLE_PORT) + 1);
-        for (int i = 0; i < instances; i++) {
-            others.put(i == 0 ? Opt.HTTP_PORT.flag : "instance " + (i + 1) + "'s HTTP port", port(v, Opt.HTTP_PORT) + i);
-        }
-        others.forEach((what, p) -> {
-            if (p >= first && p <= last) {
-                throw new UsageException("--db-ha takes ports " + first + "-" + last + " (" + Opt.DB_PORT.flag
-                        + " and the ones above), which hold " + what + " " + p + ": move one of them");
-            }
-        });
     }
 
     /** true/false, yes/no, 1/0 (an environment variable set to any of them), case-insensitive. */
@@ -466,39 +268,6 @@ final class OptionParser {
                     + ") must be an IPv4 address such as 127.0.0.1, got: " + s);
         }
         return s;
-    }
-
-    private static String value(Map<Opt, String> v, Opt o) {
-        return v.getOrDefault(o, o.defaultValue);
-    }
-
-    private static int port(Map<Opt, String> v, Opt o) {
-        String s = value(v, o);
-        try {
-            int p = Integer.parseInt(s);
-            if (p >= 1 && p <= 65535) {
-                return p;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new UsageException(o.flag + " (" + o.env + ") must be a port number 1-65535, got: " + s);
-    }
-
-    private static Opt byFlag(String flag) {
-        for (Opt o : Opt.values()) {
-            if (o.flag.equals(flag)) {
-                return o;
-            }
-        }
-        return null;
-    }
-
-    private static String valueOf(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            throw new UsageException(flag + " needs a value");
-        }
-        return args[i];
     }
 
     private static void putProperty(Map<String, String> props, String pair, String source) {

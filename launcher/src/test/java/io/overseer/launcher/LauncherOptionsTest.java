@@ -188,11 +188,24 @@ class LauncherOptionsTest {
     void help() {
         assertTrue(parse(Map.of(), "--help").help());
         assertTrue(parse(Map.of(), "-h").help());
-        String usage = Opt.usage();
+        String usage = LauncherCommand.usage();
         for (Opt opt : Opt.values()) {
             assertTrue(usage.contains(opt.flag), opt.flag);
             assertTrue(usage.contains(opt.env), opt.env);
         }
+    }
+
+    /** ./run --help prints launcher/usage.txt without building the launcher: it must be today's text. */
+    @Test
+    void theCheckedInHelpIsTheLaunchersOwn() throws java.io.IOException {
+        assertEquals(LauncherCommand.usage(), java.nio.file.Files.readString(Path.of("usage.txt")),
+                "launcher/usage.txt is stale: write the output of java -jar launcher/target/overseer-launcher.jar --help"
+                        + " into it");
+    }
+
+    @Test
+    void aLaterFlagWinsOverAnEarlierOne() {
+        assertEquals(9002, parse(Map.of(), "--http-port", "9001", "--http-port=9002").httpPort());
     }
 
     @Test

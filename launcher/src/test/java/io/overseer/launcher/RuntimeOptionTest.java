@@ -106,8 +106,8 @@ class RuntimeOptionTest {
 
     @Test
     void helpNamesTheRuntimes() {
-        String usage = Opt.usage();
-        assertTrue(usage.contains("--runtime payara-micro|payara-server|wildfly"), usage);
+        String usage = LauncherCommand.usage();
+        assertTrue(usage.contains("--runtime=payara-micro|payara-server|wildfly"), usage);
         assertTrue(usage.contains("OVERSEER_RUNTIME, default payara-micro"), usage);
     }
 }

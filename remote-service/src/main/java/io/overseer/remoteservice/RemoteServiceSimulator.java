@@ -130,8 +130,12 @@ public final class RemoteServiceSimulator implements AutoCloseable {
             options = SimulatorOptions.parse(args, System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.err.println(SimulatorOptions.USAGE);
+            System.err.print(SimulatorOptions.usage());
             System.exit(2);
+            return;
+        }
+        if (options == null) {
+            System.out.print(SimulatorOptions.usage());
             return;
         }
         try {

@@ -2,44 +2,54 @@ package io.overseer.remoteservice;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Where to listen and where to keep the ledger. Command-line flags win over the
+ * Where to listen and where to keep the ledger. Command-line flags (read by picocli) win over the
  * {@code SIMULATOR_*} environment variables, which win over the defaults.
  */
 record SimulatorOptions(String host, int port, Path dataDir) {
 
-    static final String USAGE = "Usage: java -jar remote-service.jar [--host 127.0.0.1] [--port 8090]"
-            + " [--data-dir ./simulator-data]   (env: SIMULATOR_HOST, SIMULATOR_PORT, SIMULATOR_DATA_DIR)";
+    @Command(name = "java -jar remote-service.jar", usageHelpWidth = 100, sortOptions = false,
+            footer = {"", "Each option also reads the environment variable shown; a flag wins."})
+    static final class Flags {
+        @Option(names = "--host", paramLabel = "HOST",
+                description = "address to listen on (env SIMULATOR_HOST, default 127.0.0.1)")
+        String host;
 
-    private static final Set<String> KNOWN_FLAGS = Set.of("--host", "--port", "--data-dir");
+        @Option(names = "--port", paramLabel = "PORT",
+                description = "port to listen on, 0 for any free one (env SIMULATOR_PORT, default 8090)")
+        String port;
 
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "where the ledger is kept (env SIMULATOR_DATA_DIR, default ./simulator-data)")
+        String dataDir;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+        boolean help;
+    }
+
+    static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /** The options, or null when --help asked for the usage text instead. */
     static SimulatorOptions parse(String[] args, Map<String, String> env) {
-        String host = env.getOrDefault("SIMULATOR_HOST", "127.0.0.1");
-        String port = env.getOrDefault("SIMULATOR_PORT", "8090");
-        String dataDir = env.getOrDefault("SIMULATOR_DATA_DIR", "./simulator-data");
-        for (int i = 0; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            String flag = eq > 0 ? args[i].substring(0, eq) : args[i];
-            if (!KNOWN_FLAGS.contains(flag)) {
-                throw new IllegalArgumentException("Unknown option " + flag);
-            }
-            String value;
-            if (eq > 0) {
-                value = args[i].substring(eq + 1);
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                throw new IllegalArgumentException("Missing value for " + flag);
-            }
-            switch (flag) {
-                case "--host" -> host = value;
-                case "--port" -> port = value;
-                case "--data-dir" -> dataDir = value;
-                default -> throw new IllegalArgumentException("Unknown option " + flag);
-            }
+        Flags flags = new Flags();
+        CommandLine commandLine = new CommandLine(flags).setExpandAtFiles(false).setOverwrittenOptionsAllowed(true);
+        try {
+            commandLine.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
+        if (flags.help) {
+            return null;
+        }
+        String host = flags.host != null ? flags.host : env.getOrDefault("SIMULATOR_HOST", "127.0.0.1");
+        String port = flags.port != null ? flags.port : env.getOrDefault("SIMULATOR_PORT", "8090");
+        String dataDir = flags.dataDir != null ? flags.dataDir : env.getOrDefault("SIMULATOR_DATA_DIR", "./simulator-data");
         return new SimulatorOptions(requireText(host, "host"), parsePort(port),
                 Path.of(requireText(dataDir, "data dir")));
     }

@@ -1,6 +1,7 @@
 package io.overseer.remoteservice;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +56,17 @@ class LifecycleTest extends SimulatorTestSupport {
         assertRefused("--verbose", "1");
         assertRefused("--host");
         assertRefused("--data-dir", " ");
+        assertRefused("stray");
+    }
+
+    @Test
+    void helpAsksForTheUsageTextWhichNamesEveryOption() {
+        assertNull(SimulatorOptions.parse(new String[] {"--help"}, Map.of()));
+        String usage = SimulatorOptions.usage();
+        for (String name : new String[] {"--host", "--port", "--data-dir", "SIMULATOR_HOST", "SIMULATOR_PORT",
+                "SIMULATOR_DATA_DIR"}) {
+            assertTrue(usage.contains(name), name);
+        }
     }
 
     private static void assertRefused(String... args) {

@@ -6,11 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
 
 /**
  * What the stand-alone benchmark programs (peers, ceilings, scale) share: {@code --key value} arguments
- * and the one output contract the runner parses, one {@code RESULT {json}} line per measurement on
- * stdout. Everything else a program says goes to stderr, so the runner never mistakes it for a figure.
+ * (parsed by picocli) and the one output contract the runner parses, one {@code RESULT {json}} line per
+ * measurement on stdout. Everything else a program says goes to stderr, so the runner never mistakes it for a figure.
  */
 public final class Cli {
 
@@ -22,23 +26,29 @@ public final class Cli {
         this.values = values;
     }
 
-    /** Parses {@code --key value} pairs; an unknown key or a key without a value is an error, not a guess. */
+    /**
+     * Parses {@code --key value} pairs with picocli, one option a known key; an unknown key or a key without a
+     * value is an error, not a guess. The keys in {@link #FLAGS} take no value.
+     */
     public static Cli parse(String[] args, Set<String> known) {
+        CommandSpec spec = CommandSpec.create();
+        spec.parser().overwrittenOptionsAllowed(true).expandAtFiles(false);
+        known.stream().sorted().forEach(name -> spec.addOption(FLAGS.contains(name)
+                ? OptionSpec.builder("--" + name).arity("0").type(boolean.class).build()
+                : OptionSpec.builder("--" + name).arity("1").type(String.class).paramLabel("VALUE").build()));
+        ParseResult result;
+        try {
+            result = new CommandLine(spec).parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "; known: --" + String.join(", --", known.stream()
+                    .sorted().toList()), e);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String key = args[i];
-            if (!key.startsWith("--") || !known.contains(key.substring(2))) {
-                throw new IllegalArgumentException("Unknown argument '" + key + "'; known: --" + String.join(", --", known));
-            }
-            String name = key.substring(2);
-            if (FLAGS.contains(name)) {
-                values.put(name, "true");
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("Missing value for " + key);
-            }
-            values.put(name, args[++i]);
+        for (OptionSpec option : result.matchedOptions()) {
+            String name = option.longestName().substring(2);
+            values.put(name, FLAGS.contains(name) ? "true" : option.getValue());
         }
         return new Cli(values);
     }
