@@ -451,6 +451,11 @@
         return call(path, {method: 'POST', body});
     }
 
+    /** An order action's one URL, /api/operator/orders/{id}/{action} (docs/http-api.md), beside the admin API. */
+    function orderAction(id, action) {
+        return '../operator/orders/' + encodeURIComponent(id) + '/' + action;
+    }
+
     /** The server's own words about what it did, when it said any. */
     function said(answer, fallback) {
         const words = answer && (answer.detail || answer.message || answer.outcome);
@@ -807,13 +812,13 @@
                     actions.resubmit ? actionButton('Resubmit', 'resubmit', {
                         title: 'Resubmit this order',
                         what: 'It runs again from the step that failed.',
-                        post: (reason) => post('orders/' + encodeURIComponent(id) + '/resubmit', {reason}),
+                        post: (reason) => post(orderAction(id, 'resubmit'), {reason}),
                         done: (answer) => said(answer, 'Resubmitted'),
                     }) : null,
                     actions.cancel ? actionButton('Cancel order', 'cancel', {
                         title: 'Cancel this order',
                         what: 'It is abandoned, and what its completed steps did is undone.',
-                        post: (reason) => post('orders/' + encodeURIComponent(id) + '/cancel', {reason}),
+                        post: (reason) => post(orderAction(id, 'cancel'), {reason}),
                         done: (answer) => said(answer, 'Cancelled'),
                     }) : null)),
                 section('Steps', table('steps', ['#', 'Step', 'Runs', 'State', 'Attempts', 'Failures', 'Complete by', 'Locked by', 'Last error', 'Paused on'],
