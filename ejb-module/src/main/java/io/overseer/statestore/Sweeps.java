@@ -1,5 +1,6 @@
 package io.overseer.statestore;
 
+import io.overseer.platform.NativeParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -33,13 +34,8 @@ public class Sweeps {
      * pollers reading the same ids never claim one twice. Reads the partial index order_state_claimable,
      * which holds live rows only.
      */
-    @SuppressWarnings("unchecked")
     public List<String> stranded(OffsetDateTime before, OffsetDateTime now, int limit) {
-        return em.createNativeQuery(STRANDED_SQL)
-                .setParameter(1, now)
-                .setParameter(2, before)
-                .setParameter(3, limit)
-                .getResultList();
+        return ids(STRANDED_SQL, now, before, limit);
     }
 
     /**
@@ -56,12 +52,8 @@ public class Sweeps {
      * cancelled attempt's wait) has passed, longest due first. Not locked, as {@link #stranded}. Reads the
      * partial index order_state_due (V11): only waiting records hold a not-before.
      */
-    @SuppressWarnings("unchecked")
     public List<String> due(OffsetDateTime now, int limit) {
-        return em.createNativeQuery(DUE_SQL)
-                .setParameter(1, now)
-                .setParameter(2, limit)
-                .getResultList();
+        return ids(DUE_SQL, now, limit);
     }
 
     /** The due-order poller's query; public so that the database tests run the very text the product runs. */
@@ -73,12 +65,8 @@ public class Sweeps {
      * lock. Reads the partial index order_state_claimed, which holds claimed rows only: the sweep costs the
      * same however many orders are finished.
      */
-    @SuppressWarnings("unchecked")
     public List<String> expired(OffsetDateTime now, int limit) {
-        return em.createNativeQuery(EXPIRED_SQL)
-                .setParameter(1, now)
-                .setParameter(2, limit)
-                .getResultList();
+        return ids(EXPIRED_SQL, now, limit);
     }
 
     /**
@@ -88,4 +76,9 @@ public class Sweeps {
     public static final String EXPIRED_SQL = "SELECT order_id FROM order_state"
             + " WHERE locked_by IS NOT NULL AND (complete_by < ?1 OR heartbeat_by < ?1)"
             + " ORDER BY least(complete_by, heartbeat_by) LIMIT ?2";
+
+    @SuppressWarnings("unchecked")
+    private List<String> ids(String sql, Object... parameters) {
+        return NativeParameters.bind(em.createNativeQuery(sql), 1, List.of(parameters)).getResultList();
+    }
 }
