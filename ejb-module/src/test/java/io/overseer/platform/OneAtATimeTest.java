@@ -8,13 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A timer's tick: skipped while the last one runs, a failure logged and not thrown, beats around a tick that runs. */
 class OneAtATimeTest {
@@ -22,34 +19,11 @@ class OneAtATimeTest {
     private static final Logger LOG = Logger.getLogger(OneAtATimeTest.class.getName());
     private static final String FAILURE = "Test tick failed; the next one tries again";
 
-    private final List<LogRecord> logged = new ArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(LOG);
     private final AtomicLong ticker = new AtomicLong();
     private final Heartbeat heartbeat = new Progress(ticker::get).watch("test timer");
     private final OneAtATime ticks = new OneAtATime(LOG, FAILURE, heartbeat);
-
-    @BeforeEach
-    void listen() {
-        LOG.addHandler(handler);
-    }
-
-    @AfterEach
-    void stopListening() {
-        LOG.removeHandler(handler);
-    }
 
     @Test
     void aTickThatFindsTheLastOneRunningIsSkippedWithoutABeat() {
@@ -76,10 +50,10 @@ class OneAtATimeTest {
             throw failure;
         }, -1));
 
-        assertEquals(1, logged.size());
-        assertEquals(Level.WARNING, logged.get(0).getLevel());
-        assertEquals(FAILURE, logged.get(0).getMessage());
-        assertSame(failure, logged.get(0).getThrown());
+        assertEquals(1, log.records().size());
+        assertEquals(Level.WARNING, log.records().get(0).getLevel());
+        assertEquals(FAILURE, log.records().get(0).getMessage());
+        assertSame(failure, log.records().get(0).getThrown());
         assertEquals(7, (int) ticks.call(() -> 7, -1));
         assertFalse(new OneAtATime(LOG, FAILURE).run(() -> {
             throw failure;
