@@ -90,6 +90,8 @@ class OperatorIT extends DeployedWarIT {
             Http.Reply there = Http.post(target, "application/json", body, operator);
             assertEquals(409, there.status(), "a Processed order takes neither action: " + there.body());
         }
+        assertEquals(404, Http.post(root.resolve("api/admin/orders/" + orderId + "/delete"), "application/json", body,
+                operator).status(), "only the two actions moved");
         assertEquals(403, Http.post(root.resolve("api/admin/orders/" + orderId + "/cancel"), "application/json", body,
                 TestStack.credentials(TestStack.VIEWER)).status(), "the old URL still needs the operator role");
         for (JsonNode entry : api.history(orderId)) {

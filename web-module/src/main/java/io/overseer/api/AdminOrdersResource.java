@@ -110,13 +110,18 @@ public class AdminOrdersResource {
      * body; nothing is read or done here, so the action is authorised, validated and recorded once, there.
      */
     @POST
-    @Path("{orderId}/{action: resubmit|cancel}")
+    @Path("{orderId}/{action}") // a template without a regex: the OpenAPI document shows it as a path
     @Operation(summary = "Moved to /api/operator/orders/{orderId}/resubmit and …/cancel (308)", deprecated = true)
     @APIResponse(responseCode = "308", description = "Location: the action's URL; repeat the request there")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
-    public Response moved(@PathParam("orderId") String orderId, @PathParam("action") String action,
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    public Response moved(@PathParam("orderId") String orderId,
+                          @Parameter(description = "resubmit or cancel") @PathParam("action") String action,
                           @Context UriInfo uriInfo) {
+        if (!action.equals("resubmit") && !action.equals("cancel")) {
+            throw new NotFoundException("No such order action");
+        }
         URI target = uriInfo.getBaseUriBuilder().path(OperatorResource.class).path(action).build(orderId);
         return Response.status(Response.Status.PERMANENT_REDIRECT).location(target).build();
     }
