@@ -26,7 +26,8 @@ final class Peers {
     static final String ARTEMIS = "io.overseer.bench.ceilings.ArtemisCeiling";
     static final String SCALE = "io.overseer.bench.scale.ScaleProbe";
     static final String CONTAINER = "io.overseer.bench.ceilings.ContainerFloor";
-    static final List<String> PROGRAMS = List.of(PEER_BENCH, PGBENCH, ARTEMIS, SCALE, CONTAINER);
+    static final String SUBMISSION_BATCHES = "io.overseer.bench.ceilings.SubmissionBatches";
+    static final List<String> PROGRAMS = List.of(PEER_BENCH, PGBENCH, ARTEMIS, SCALE, CONTAINER, SUBMISSION_BATCHES);
 
     record Job(String label, String mainClass, List<String> args, int timeoutMinutes) {
     }
@@ -74,6 +75,10 @@ final class Peers {
         }
         // Last: it leaves delayed orders Pending in the application's database, which the scale probe copies.
         jobs.add(new Job("ContainerFloor", CONTAINER, List.of("--url", stack.baseUrl(), "--user", user,
+                "--password", password, "--server-pid", Long.toString(stack.serverPid()),
+                "--seconds", o.quick() ? "3" : "10", "--clients", Integer.toString(o.clients())), 10));
+        // Single orders against batches of 100 per request, delayed as ContainerFloor's: last too.
+        jobs.add(new Job("SubmissionBatches", SUBMISSION_BATCHES, List.of("--url", stack.baseUrl(), "--user", user,
                 "--password", password, "--server-pid", Long.toString(stack.serverPid()),
                 "--seconds", o.quick() ? "3" : "10", "--clients", Integer.toString(o.clients())), 10));
         return jobs;

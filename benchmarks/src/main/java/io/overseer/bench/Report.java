@@ -13,6 +13,7 @@ final class Report {
     private static final List<String> DETAILS = List.of("tasks", "repetitions", "runs", "polling", "threads", "workers",
             "clients", "transactions", "messages", "inFlight", "transacted", "finished", "rows", "sharedHitBlocks", "plan",
             "historyRows", "attributeRows", "listing", "attribute", "matchingOrders", "answers", "serverCpuMsPerAnswer",
+            "serverCpuMsPerOrder",
             "version");
 
     private final StringBuilder md = new StringBuilder();
@@ -99,6 +100,7 @@ final class Report {
                     + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
                     "an authenticated GET answered 404") + " |");
         }
+        submissionBatchRow();
         for (PhaseResult p : new PhaseResult[] {rest, jms}) {
             if (p != null) {
                 line("| **End to end " + (p == rest ? "REST" : "JMS") + "**: three-step `order`, " + p.orders()
@@ -139,6 +141,20 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /** The batch endpoint against single submissions, both delayed (stored, not processed), same clients (SubmissionBatches). */
+    private void submissionBatchRow() {
+        double single = run.peers.value("submission.rest.single");
+        double batch = run.peers.value("submission.rest.batch100");
+        if (!Double.isNaN(single) && !Double.isNaN(batch)) {
+            line("| **REST submission in batches of 100** (`POST /api/orders/batch`), delayed orders: stored, not processed,"
+                    + " " + run.options.clients() + " clients | **" + f0(batch) + " orders/s**, "
+                    + f2(run.peers.results.get("submission.rest.batch100").path("serverCpuMsPerOrder").asDouble())
+                    + " server CPU-ms each | ÷ one order per request " + f0(single) + "/s ("
+                    + f2(run.peers.results.get("submission.rest.single").path("serverCpuMsPerOrder").asDouble())
+                    + " CPU-ms each) = **" + f1(batch / single) + "×** (target ≥ 10×) |");
+        }
     }
 
     /**

@@ -29,6 +29,11 @@ final class Balancer implements AutoCloseable {
     private final ScheduledExecutorService probes;
 
     Balancer(List<String> baseUrls) {
+        this(baseUrls, Duration.ofMillis(PROBE_EVERY_MS));
+    }
+
+    /** Probing every {@code probeEvery}: tests take a short one and wait for the probes they need. */
+    Balancer(List<String> baseUrls, Duration probeEvery) {
         this.baseUrls = List.copyOf(baseUrls);
         this.inRotation = new AtomicIntegerArray(this.baseUrls.size());
         this.probes = Executors.newScheduledThreadPool(this.baseUrls.size(), r -> {
@@ -39,7 +44,7 @@ final class Balancer implements AutoCloseable {
         for (int i = 0; i < this.baseUrls.size(); i++) {
             int k = i;
             probe(k); // the first answer before the first submission
-            probes.scheduleWithFixedDelay(() -> probe(k), PROBE_EVERY_MS, PROBE_EVERY_MS, TimeUnit.MILLISECONDS);
+            probes.scheduleWithFixedDelay(() -> probe(k), probeEvery.toNanos(), probeEvery.toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 

@@ -1,11 +1,11 @@
 package io.overseer.chaos;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -20,21 +20,33 @@ class PlanClockTest {
     void anOrderPlannedAfterAFaultWaitsForItAndInheritsItsLag() throws Exception {
         PlanClock clock = new PlanClock(0, List.of(fault(0, 10), fault(1, 20)));
         assertEquals(Duration.ofSeconds(5).toNanos(), clock.dueNanos(Duration.ofSeconds(5)), "before any fault: on time");
-        CompletableFuture<Long> afterFirst = CompletableFuture.supplyAsync(() -> due(clock, 12));
-        Thread.sleep(200);
-        assertTrue(!afterFirst.isDone(), "an order planned at 12 s must wait for the fault planned at 10 s");
-        clock.faultStarted(0, Duration.ofSeconds(40).toNanos()); // 30 s late
-        assertEquals(Duration.ofSeconds(42).toNanos(), afterFirst.get(5, TimeUnit.SECONDS));
+        FutureTask<Long> afterFirst = new FutureTask<>(() -> clock.dueNanos(Duration.ofSeconds(12)));
+        Thread workload = new Thread(afterFirst, "workload");
+        workload.start();
+        try {
+            awaitWaitingOrDone(workload, afterFirst);
+            assertFalse(afterFirst.isDone(), "an order planned at 12 s must wait for the fault planned at 10 s");
+            clock.faultStarted(0, Duration.ofSeconds(40).toNanos()); // 30 s late
+            assertEquals(Duration.ofSeconds(42).toNanos(), afterFirst.get(5, TimeUnit.SECONDS));
+        } finally {
+            workload.interrupt();
+        }
         assertEquals(Duration.ofSeconds(50).toNanos(), clock.faultDueNanos(1), "the next fault keeps its spacing");
         clock.finish();
         assertEquals(Duration.ofSeconds(55).toNanos(), clock.dueNanos(Duration.ofSeconds(25)));
     }
 
-    private static long due(PlanClock clock, int seconds) {
-        try {
-            return clock.dueNanos(Duration.ofSeconds(seconds));
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
+    /**
+     * Until the workload's thread waits (on the clock: it does nothing else) or has its answer: whichever
+     * comes first, so that the assertion after it fails at once if the order did not wait.
+     */
+    private static void awaitWaitingOrDone(Thread thread, FutureTask<?> task) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING && !task.isDone()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the workload neither waited nor returned: " + thread.getState());
+            }
+            Thread.yield();
         }
     }
 }

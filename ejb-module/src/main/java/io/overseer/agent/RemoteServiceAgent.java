@@ -29,7 +29,8 @@ import java.util.logging.Logger;
 
 /**
  * The Agent for the remote services: takes a batch of attempts (one message; under light load a batch of
- * one), checks in one query which are still current, and runs those in parallel on the agent workers —
+ * one), checks in one query which are still current unless the delivery itself shows it ({@link #needsFence}),
+ * and runs those in parallel on the agent workers —
  * each retrying transient faults until its complete-by — answering each on the reply queue as soon as it
  * ends, unless its deadline passed, in which case it says nothing, as the pattern asks: the supervisor
  * will have the step tried again.
@@ -52,6 +53,8 @@ public class RemoteServiceAgent implements MessageListener {
     private static final Logger LOG = Logger.getLogger(RemoteServiceAgent.class.getName());
     /** How long past the last deadline of a batch the delivery waits for its attempts to notice it. */
     private static final Duration GRACE = Duration.ofSeconds(5);
+    /** A request delivered this soon after its send, for the first time and alone, was current when it left. */
+    static final Duration FRESH = Duration.ofMillis(500);
 
     @Inject
     AttemptRunner runner;
@@ -82,17 +85,22 @@ public class RemoteServiceAgent implements MessageListener {
         if (deadLetters.handedBackWhileDatabaseAway(message, Destinations.AGENT_REQUESTS)) {
             return; // this instance cannot reach its database: another instance takes the requests at once.
         }
+        Instant sent = sentAt(message);
         Set<String> current;
-        try {
-            current = fence.current(requests);
-            database.reached();
-        } catch (RuntimeException e) {
-            // Delivered again while the database is out; the request expires with its attempt's complete-by.
-            deadLetters.retryOrReject(message, Destinations.AGENT_REQUESTS, e);
-            return;
+        if (needsFence(redelivered(message), sent, clocks.now().toInstant(), requests)) {
+            try {
+                current = fence.current(requests);
+                database.reached();
+            } catch (RuntimeException e) {
+                // Delivered again while the database is out; the request expires with its attempt's complete-by.
+                deadLetters.retryOrReject(message, Destinations.AGENT_REQUESTS, e);
+                return;
+            }
+        } else {
+            current = Set.of(AttemptFence.key(requests.get(0).orderId(), requests.get(0).epoch()));
         }
         List<Future<?>> running = new ArrayList<>(requests.size());
-        Instant sent = tracing.on() ? sentAt(message) : null;
+        sent = tracing.on() ? sent : null;
         for (AttemptRequest request : requests) {
             if (sent != null) {
                 // The request's wait in the broker, from the send to this delivery: a span of its own in the trace.
@@ -125,6 +133,34 @@ public class RemoteServiceAgent implements MessageListener {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /**
+     * Whether the batch's attempts are checked against the state store (one query, {@link AttemptFence}) before
+     * their first calls. A request delivered for the first time, alone, within {@link #FRESH} of its send was
+     * current when it left: the transaction that decided it had committed just before, and its message expires
+     * with its complete-by, so no retry of it can be running. Only an operator's action in that moment (a
+     * cancel, a pause) can have moved its order on since: then one call more is made, under the attempt's
+     * idempotency key, and its reply is refused by epoch and token as a late one is. That check was a
+     * database round trip and commit per step (decision 0026). Everything else is checked: a redelivery (the
+     * first delivery may have called and answered), a request that waited in the broker (a backlog, an outage,
+     * or a clock that cannot tell), a batch (one query costs little beside its calls), and an attempt with a
+     * heartbeat (a missed beat retries it before its complete-by, while its request may still wait).
+     */
+    static boolean needsFence(boolean redelivered, Instant sent, Instant now, List<AttemptRequest> requests) {
+        if (redelivered || sent == null || requests.size() != 1 || requests.get(0).heartbeat().isPresent()) {
+            return true;
+        }
+        Duration waited = Duration.between(sent, now);
+        return waited.isNegative() || waited.compareTo(FRESH) > 0;
+    }
+
+    private static boolean redelivered(Message message) {
+        try {
+            return message.getJMSRedelivered();
+        } catch (JMSException e) {
+            return true; // unknown: checked
         }
     }
 

@@ -2,8 +2,10 @@ package io.overseer.agent;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.internal.CircuitBreakerStateMachine;
 import io.overseer.agent.api.CallResult;
 import io.overseer.agent.api.RemoteService;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -20,7 +22,9 @@ import java.util.logging.Logger;
  * <p>Resilience4j rather than MicroProfile Fault Tolerance because MP FT keys circuits by Java method,
  * so every service would share one circuit — one failing service would stop calls to all of them.
  * The open-to-half-open move happens on the first call after {@code openFor} (no timer thread of its
- * own, which a Jakarta EE container would not manage).
+ * own, which a Jakarta EE container would not manage). That delay is read on the system clock, as
+ * {@link CircuitBreaker#of} reads it; the state machine is built directly because {@code of} takes no
+ * clock, and tests pass their own.
  */
 public final class ServiceCircuit {
 
@@ -30,8 +34,12 @@ public final class ServiceCircuit {
     private final CircuitBreaker breaker;
 
     ServiceCircuit(RemoteService service, HttpServiceConfig.CircuitSettings settings) {
+        this(service, settings, Clock.systemUTC());
+    }
+
+    ServiceCircuit(RemoteService service, HttpServiceConfig.CircuitSettings settings, Clock clock) {
         this.service = service;
-        this.breaker = CircuitBreaker.of(service.name(), CircuitBreakerConfig.custom()
+        this.breaker = new CircuitBreakerStateMachine(service.name(), CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(settings.window())
                 .minimumNumberOfCalls(settings.minimumCalls())
@@ -40,7 +48,7 @@ public final class ServiceCircuit {
                 .permittedNumberOfCallsInHalfOpenState(settings.halfOpenCalls())
                 .automaticTransitionFromOpenToHalfOpenEnabled(false)
                 .writableStackTraceEnabled(false)
-                .build());
+                .build(), clock);
         if (!settings.enabled()) {
             breaker.transitionToDisabledState();
         }

@@ -8,6 +8,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -86,6 +88,15 @@ public class Courier {
     @ConfigProperty(name = "overseer.messaging.max-drain", defaultValue = "1000")
     int maxDrain;
 
+    /**
+     * How the hops of an order's work travel ({@link CourierSender}'s class comment, decision 0026):
+     * {@code non-persistent} or {@code persistent}. Checked at start: a misspelling fails the deployment.
+     */
+    @Inject
+    @ConfigProperty(name = "overseer.messaging.hops", defaultValue = "non-persistent")
+    String hops;
+    private boolean persistentHops;
+
     /** Sender threads, each with its own lane (queue); see the class comment for why one by default. */
     @Inject
     @ConfigProperty(name = "overseer.messaging.senders", defaultValue = "1")
@@ -100,11 +111,22 @@ public class Courier {
     /** A send that takes longer than this is a broker that does not answer (frozen, or a half-open link). */
     private static final long SLOW_SEND_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+    /** Made at deployment, not at the first send: a setting it refuses fails the deployment, naming itself. */
+    void deployed(@Observes @Initialized(ApplicationScoped.class) Object applicationStarted) {
+        // the observer's instance is this bean: its @PostConstruct has run by now
+    }
+
     @PostConstruct
     void start() {
         if (senders < 1) {
             throw new IllegalStateException("overseer.messaging.senders must be at least 1, not " + senders);
         }
+        persistentHops = switch (hops) {
+            case "persistent" -> true;
+            case "non-persistent" -> false;
+            default -> throw new IllegalStateException("overseer.messaging.hops must be persistent or non-persistent, not '"
+                    + hops + "'");
+        };
         lanes = new Lane[senders];
         for (int i = 0; i < senders; i++) {
             lanes[i] = new Lane(Math.max(1, capacity / senders), progress.watch("courier lane " + i));
@@ -254,7 +276,11 @@ public class Courier {
                     sendingSince = System.nanoTime();
                     heartbeat.waitingOnBroker();
                     try {
-                        sender.send(drain, maxBatch);
+                        if (!persistentHops && drain.stream().allMatch(parcel -> Destinations.isHop(parcel.destination()))) {
+                            sender.sendHops(drain, maxBatch);
+                        } else {
+                            sender.send(drain, maxBatch, persistentHops);
+                        }
                     } finally {
                         sendingSince = 0;
                         heartbeat.beat();

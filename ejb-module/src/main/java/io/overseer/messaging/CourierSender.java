@@ -6,6 +6,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSSecurityRuntimeException;
@@ -27,6 +28,13 @@ import java.util.logging.Logger;
  * in it, whose one resource is the pool's local broker session (LocalTransaction, decision 18): one
  * journal sync and one commit round trip for the whole drain instead of one per message. Parcels that
  * share a batch key become one message (up to {@code maxBatch} items each).
+ *
+ * <p>The hops of an order's work (agent requests and replies, dispatch hints: {@link Destinations#isHop}) are
+ * sent non-persistent unless {@code overseer.messaging.hops=persistent} ({@link Courier} reads it): the broker keeps them in memory and
+ * writes no journal record for them, neither at the send nor at the acknowledgement. Their loss in a broker
+ * crash is what the state store already survives (an attempt whose request or reply is lost expires and is
+ * retried under the same idempotency key; a lost hint's order is found by the stranded-order poller), so the
+ * price of a crash is a complete-by's wait for the attempts in flight, not an order (decision 0026).
  */
 @Stateless
 public class CourierSender {
@@ -45,15 +53,32 @@ public class CourierSender {
      * not log a stack trace for each retry of the courier during a broker outage.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public void send(List<Parcel> parcels, int maxBatch) throws BrokerUnavailableException {
+    public void send(List<Parcel> parcels, int maxBatch, boolean persistentHops) throws BrokerUnavailableException {
         try {
-            sendAll(parcels, maxBatch);
+            sendAll(parcels, maxBatch, persistentHops);
         } catch (JMSRuntimeException e) {
             throw new BrokerUnavailableException(e);
         }
     }
 
-    private void sendAll(List<Parcel> parcels, int maxBatch) {
+    /**
+     * As {@link #send}, for a drain of non-persistent hops only, with no transaction: a broker transaction
+     * buys such a drain nothing (there is no journal record to sync, and a hop lost with the broker is
+     * recovered by the state store either way), while it costs a container transaction and a commit round
+     * trip per drain — at a steady rate, one per message. Outside a transaction the broker's client sends a
+     * non-persistent message without waiting for an answer; a broken connection still fails the send, so
+     * an outage is seen as before ({@link Courier#isStalled}).
+     */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public void sendHops(List<Parcel> parcels, int maxBatch) throws BrokerUnavailableException {
+        try {
+            sendAll(parcels, maxBatch, false);
+        } catch (JMSRuntimeException e) {
+            throw new BrokerUnavailableException(e);
+        }
+    }
+
+    private void sendAll(List<Parcel> parcels, int maxBatch, boolean persistentHops) {
         OffsetDateTime now = clocks.now();
         Map<String, List<Parcel>> batches = new LinkedHashMap<>();
         for (Parcel parcel : parcels) {
@@ -61,7 +86,7 @@ public class CourierSender {
                 continue;
             }
             if (parcel.batchKey() == null) {
-                sendOne(parcel, parcel.item(), parcel.expiresAt(), now);
+                sendOne(parcel, parcel.item(), parcel.expiresAt(), now, persistentHops);
             } else {
                 batches.computeIfAbsent(parcel.destination() + "|" + parcel.batchKey(), k -> new ArrayList<>()).add(parcel);
             }
@@ -69,7 +94,8 @@ public class CourierSender {
         for (List<Parcel> batch : batches.values()) {
             for (int from = 0; from < batch.size(); from += maxBatch) {
                 List<Parcel> part = batch.subList(from, Math.min(batch.size(), from + maxBatch));
-                sendOne(part.get(0), Map.of("batch", part.stream().map(Parcel::item).toList()), latestExpiry(part), now);
+                sendOne(part.get(0), Map.of("batch", part.stream().map(Parcel::item).toList()), latestExpiry(part), now,
+                        persistentHops);
             }
         }
     }
@@ -123,7 +149,7 @@ public class CourierSender {
     private static final java.util.concurrent.ConcurrentMap<String, Destination> INTERNAL =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    private void sendOne(Parcel parcel, Object body, OffsetDateTime expiresAt, OffsetDateTime now) {
+    private void sendOne(Parcel parcel, Object body, OffsetDateTime expiresAt, OffsetDateTime now, boolean persistentHops) {
         Destination destination;
         try {
             destination = destination(parcel);
@@ -138,6 +164,9 @@ public class CourierSender {
             return;
         }
         JMSProducer producer = jms.createProducer();
+        if (!persistentHops && Destinations.isHop(parcel.destination())) {
+            producer.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+        }
         parcel.properties().forEach(producer::setProperty);
         if (parcel.correlationId() != null) {
             producer.setJMSCorrelationID(parcel.correlationId());

@@ -38,6 +38,8 @@ public class DeadLetters {
     public static final String ORIGINAL_SENDER = "dlqOriginalSender";
     /** On a copy: the original's JMSMessageID. */
     public static final String ORIGINAL_MESSAGE_ID = "dlqOriginalMessageId";
+    /** On the copy of one order of a message that carried many: its place in the message, from 0. */
+    public static final String ITEM_INDEX = "dlqItemIndex";
     /** On a copy whose body was cut: the original body's length in bytes. */
     public static final String BODY_CUT = "dlqBodyCutFrom";
     /** The most of a bytes body a copy keeps (four times the order queue's largest body). */
@@ -171,9 +173,13 @@ public class DeadLetters {
 
     /** The application's own properties of {@code message} onto the copy {@code producer} sends. */
     private static void copyProperties(Message message, JMSProducer producer) throws JMSException {
+        copyProperties(message, producer, null);
+    }
+
+    private static void copyProperties(Message message, JMSProducer producer, String except) throws JMSException {
         for (Object name : Collections.list(message.getPropertyNames())) {
             String key = (String) name;
-            if (!key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key) && !key.startsWith(HANDED_BACK)) {
+            if (!key.equals(except) && !key.startsWith("JMS") && !key.startsWith("_") && isIdentifier(key) && !key.startsWith(HANDED_BACK)) {
                 producer.setProperty(key, message.getObjectProperty(key));
             }
         }
@@ -274,6 +280,35 @@ public class DeadLetters {
                 .send(jms.createQueue(Destinations.DEAD_LETTERS), json);
         LOG.log(Level.WARNING, "Dead-lettered an item of a message from {0} sent by {1}: {2}",
                 new Object[] {origin, sender, reason});
+    }
+
+    /**
+     * Dead-letters one order of a message that carried many (the others were stored): the order's own JSON
+     * as the body, the reason, and what says where it came from — the original's properties and correlation
+     * id, its sender ({@value #ORIGINAL_SENDER}), its message id ({@value #ORIGINAL_MESSAGE_ID}) and the
+     * order's place in it ({@value #ITEM_INDEX}, from 0). Not the original's {@value Destinations#IDEMPOTENCY_KEY}:
+     * it named the whole message. Not marked for a redrive: an order refused alone was refused for what it
+     * holds, and is sent again fixed, by its sender.
+     */
+    public void rejectItem(Message message, String origin, int index, String json, String reason) {
+        try {
+            JMSProducer producer = jms.createProducer();
+            copyProperties(message, producer, Destinations.IDEMPOTENCY_KEY);
+            producer.setProperty(Destinations.DEAD_LETTER_REASON, reason)
+                    .setProperty(Destinations.DEAD_LETTER_ORIGIN, origin)
+                    .setProperty(ORIGINAL_SENDER, Objects.requireNonNullElse(
+                            message.getStringProperty(Destinations.VALIDATED_USER), ""))
+                    .setProperty(ORIGINAL_MESSAGE_ID, Objects.requireNonNullElse(message.getJMSMessageID(), ""))
+                    .setProperty(ITEM_INDEX, index);
+            if (message.getJMSCorrelationID() != null) {
+                producer.setJMSCorrelationID(message.getJMSCorrelationID());
+            }
+            producer.send(jms.createQueue(Destinations.DEAD_LETTERS), json);
+            LOG.log(Level.WARNING, "Dead-lettered order {0} of message {1} from {2}: {3}",
+                    new Object[] {index, message.getJMSMessageID(), origin, reason});
+        } catch (JMSException e) {
+            throw new IllegalStateException("Could not dead-letter an order of a message from " + origin, e);
+        }
     }
 
     /** The body, even if the listener read part of it already, up to {@link #MAX_COPIED_BYTES}. */

@@ -60,6 +60,19 @@ public final class Destinations {
     /** The authenticated sender, stamped by Artemis (populate-validated-user in broker.xml). */
     public static final String VALIDATED_USER = "_AMQ_VALIDATED_USER";
 
+    /**
+     * The queues whose messages are hints the state store already covers: a lost agent request or reply is
+     * an attempt that expires and is retried under the same idempotency key, a lost dispatch hint an order
+     * the stranded-order poller finds. They may travel non-persistent ({@code overseer.messaging.hops},
+     * decision 0026); notifications and alerts, which nothing recovers, always travel persistent.
+     */
+    private static final Set<String> HOPS = Set.of(ORDERS, AGENT_REQUESTS, AGENT_REPLIES);
+
+    /** Whether a message to {@code destination} is one of the hints that {@link #HOPS} names. */
+    public static boolean isHop(String destination) {
+        return HOPS.contains(destination);
+    }
+
     private static final Set<String> INTERNAL = Set.of(ORDERS, AGENT_REQUESTS, AGENT_REPLIES, ALERTS, DEAD_LETTERS, EXPIRY);
 
     /** Names a client may never have notifications sent to, whatever type it claims them to be. */

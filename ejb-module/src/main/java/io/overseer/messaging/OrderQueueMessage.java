@@ -12,7 +12,10 @@ package io.overseer.messaging;
  * of them reaches submission, which refuses it with the reason.
  */
 public enum OrderQueueMessage {
-    /** A new order as JSON, the same body as {@code POST /api/orders}. */
+    /**
+     * A new order as JSON, the same body as {@code POST /api/orders}; or many, {@code {"orders":[order, …]}}
+     * (io.overseer.submission.OrderBatchMessages).
+     */
     SUBMIT,
     /** The order named by the {@link Destinations#ORDER_ID} property is Pending and ready to be claimed. */
     DISPATCH,

@@ -3,6 +3,7 @@ package io.overseer.platform;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Whether this instance reaches its database, as its own work last found it. An instance cut off from
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * meet a pooled connection that waits out its socket timeout, and one healed learns it without a delivery.
  *
  * <p>Intervals on {@link System#nanoTime()}: a local stopwatch, not a point in time to compare with the
- * database's clock (which is what is away).
+ * database's clock (which is what is away). Tests pass their own ticker.
  */
 @ApplicationScoped
 public class DatabaseReachability {
@@ -25,12 +26,21 @@ public class DatabaseReachability {
     /** How often, while the database is away, one delivery is let through to find out whether it is back. */
     static final Duration RETRY = Duration.ofSeconds(2);
 
+    private final LongSupplier ticker;
     private volatile boolean lost;
     private final AtomicLong nextTry = new AtomicLong();
 
+    public DatabaseReachability() {
+        this(System::nanoTime);
+    }
+
+    DatabaseReachability(LongSupplier ticker) {
+        this.ticker = ticker;
+    }
+
     /** A connection to the database failed ({@link Outage#isUnreachable}). */
     public void lost() {
-        nextTry.set(System.nanoTime() + RETRY.toNanos());
+        nextTry.set(ticker.getAsLong() + RETRY.toNanos());
         lost = true;
     }
 
@@ -47,7 +57,7 @@ public class DatabaseReachability {
         if (!lost) {
             return true;
         }
-        long now = System.nanoTime();
+        long now = ticker.getAsLong();
         long next = nextTry.get();
         return now - next >= 0 && nextTry.compareAndSet(next, now + RETRY.toNanos());
     }

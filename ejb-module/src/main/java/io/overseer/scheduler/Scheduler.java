@@ -14,6 +14,7 @@ import io.overseer.platform.ShutdownGate;
 import io.overseer.platform.Tracing;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
+import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.FlowWindows;
 import io.overseer.statestore.OrderContent;
 import io.overseer.statestore.OrderContents;
@@ -54,6 +55,7 @@ public class Scheduler {
     public static final String CLAIMED = "claimed";
     public static final String CLAIMED_STRANDED = "claimed: its dispatch hint was lost (stranded-order poller)";
     public static final String CLAIMED_DUE = "claimed: its not-before passed";
+    public static final String CLAIMED_AT_SUBMISSION = "claimed at submission";
 
     @Inject
     StateStore store;
@@ -114,20 +116,45 @@ public class Scheduler {
             return 0;
         }
         OffsetDateTime now = clocks.now();
-        Actor scheduler = Actor.of(Actor.Kind.scheduler, instance.id());
         PausedDispatch paused = dispatchGate(claimable.paused());
         List<Attempt> attempts = new ArrayList<>(claimable.states().size());
         for (OrderState state : claimable.states()) {
-            String heldBefore = state.throttledOn();
-            attempts.addAll(state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()),
-                    scheduler, reason, paused));
+            attempts.addAll(claimOne(state, now, reason, paused));
             store.saveHistory(state);
-            if (state.throttledOn() != null && !state.throttledOn().equals(heldBefore) && tracing.on()) {
-                traceHeld(state); // once per wait, as its history notes it: not at every claim that finds it held
-            }
         }
         request(attempts);
         return attempts.size();
+    }
+
+    /**
+     * The claim at submission: the scheduler creates a new order's records already claimed, in the caller's
+     * transaction (a submission's, over HTTP or from the order queue, or a team's own bean's), and its first
+     * attempts leave once that transaction commits — no dispatch hint, no second transaction, no second
+     * broker hop (decision 0026). It is a hint's claim in every other way: the pauses read with a share lock,
+     * a paused first operation parking the order, a flow limit holding it. An instance shutting down claims
+     * nothing: the order is stored Pending and announced, a moment later, for another instance. A delayed
+     * order never comes here: it is stored Pending and the due-order poller claims it in time.
+     */
+    public void admit(CustomerOrder order, OrderState state) {
+        if (!gate.isOpen()) {
+            store.create(order, state);
+            dispatchQueue.announce(state.orderId(), HAND_ON_DELAY);
+            return;
+        }
+        // Claimed in memory before the rows are written, so that each is inserted once, as it ends up.
+        List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(store.pausedDispatch()));
+        store.create(order, state);
+        request(attempts, Map.of(order.orderId(), new OrderContent(order.orderId(), order.customerId(), order.lines())));
+    }
+
+    private List<Attempt> claimOne(OrderState state, OffsetDateTime now, String reason, PausedDispatch paused) {
+        String heldBefore = state.throttledOn();
+        List<Attempt> attempts = state.claim(instance.id(), now, workflows.get(state.workflow(), state.workflowVersion()),
+                Actor.of(Actor.Kind.scheduler, instance.id()), reason, paused);
+        if (state.throttledOn() != null && !state.throttledOn().equals(heldBefore) && tracing.on()) {
+            traceHeld(state); // once per wait, as its history notes it: not at every claim that finds it held
+        }
+        return attempts;
     }
 
     /**
@@ -282,11 +309,16 @@ public class Scheduler {
     private void request(List<Attempt> started) {
         // A step that waits for an external event has no agent: its complete-by is the supervisor's to watch.
         List<Attempt> attempts = started.stream().filter(attempt -> !attempt.awaitsEvent()).toList();
-        if (attempts.isEmpty()) {
-            return;
+        if (!attempts.isEmpty()) {
+            request(attempts, contents.of(attempts.stream().map(Attempt::orderId).toList()));
         }
-        Map<String, OrderContent> orders = contents.of(attempts.stream().map(Attempt::orderId).toList());
-        for (Attempt attempt : attempts) {
+    }
+
+    private void request(List<Attempt> started, Map<String, OrderContent> orders) {
+        for (Attempt attempt : started) {
+            if (attempt.awaitsEvent()) {
+                continue;
+            }
             agents.request(attempt, orders.get(attempt.orderId()));
             LOG.log(Level.FINE, "Order {0} (trace {5}): {1} {2} (epoch {3}) to complete by {4}", new Object[] {attempt.orderId(),
                     attempt.compensation() ? "compensation" : "step", attempt.operation(), attempt.epoch(),
@@ -294,10 +326,8 @@ public class Scheduler {
         }
     }
 
+    /** The needs-operator alert of an order that ends in Error follows from its stored transition (NeedsOperatorAlert). */
     private void reportIfFinal(OrderState state) {
-        if (state.processState() == ProcessState.Error) {
-            alerts.raise(state.orderId(), state.traceParent(), "needs-operator", state.lastError());
-        }
         if (state.processState().isFinal()) {
             LOG.log(Level.FINE, "Order {0} (trace {2}) {1}", new Object[] {state.orderId(), state.processState(),
                     TraceParent.traceId(state.traceParent())});

@@ -16,12 +16,15 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Submission's share of the order queue (its selector, {@link OrderQueueMessage#SUBMISSION_SELECTOR}:
  * whatever is not the scheduler's): new orders from legacy clients over any protocol the broker speaks
  * (see {@link OrderMessages}), stored and announced with a dispatch hint in one transaction
- * ({@link OrderSubmission#accept}) — the way {@code POST /api/orders} reaches the scheduler, whose
+ * ({@link OrderSubmission#accept}), or many orders in one message ({@link OrderBatchMessages}), stored
+ * together and each refused alone ({@link OrderSubmission#submitAll}) — the way {@code POST /api/orders} reaches the scheduler, whose
  * listener claims the order when the hint arrives. A message that can never be processed (a malformed
  * or invalid order, an unknown {@value Destinations#MESSAGE_TYPE}) goes to the dead-letter queue with the
  * reason, at once. A new order that fails to be stored is delivered again for as long as the database
@@ -86,7 +89,12 @@ public class NewOrderListener implements MessageListener {
         Span span = tracing.received(RECEIVE_SPAN, property(message, TraceParent.TRACEPARENT),
                 property(message, TraceParent.TRACESTATE));
         try (Scope ignored = span.makeCurrent()) {
-            submission.accept(OrderMessages.read(message));
+            OrderMessage order = OrderMessages.read(message);
+            if (OrderBatchMessages.isBatch(order.json())) {
+                submitAll(message, order);
+            } else {
+                submission.accept(order);
+            }
         } catch (InvalidOrderException e) {
             Tracing.failed(span, e.getMessage());
             deadLetters.reject(message, Destinations.ORDERS, e.getMessage());
@@ -95,6 +103,26 @@ public class NewOrderListener implements MessageListener {
             throw new IllegalStateException(e.getMessage(), e);
         } finally {
             span.end();
+        }
+    }
+
+    /**
+     * A message of many orders: those that can be stored, in one transaction; then each refused one to the
+     * DLQ alone, with its reason. After the commit, so that a database outage, which rolls the batch back
+     * for the message to come again, dead-letters nothing twice; a crash between the two sends the refused
+     * ones again when the message comes again (their orders' keys make the stored ones replays).
+     */
+    private void submitAll(Message message, OrderMessage order) throws InvalidOrderException, BrokerUnavailableException {
+        OrderBatchMessages.Batch batch = OrderBatchMessages.read(order);
+        List<BatchResult> results = new ArrayList<>(batch.unreadable());
+        if (!batch.orders().isEmpty()) {
+            results.addAll(submission.submitAll(batch.orders(), BatchSource.jms(order.sender(), order.replyTo())));
+        }
+        for (BatchResult result : results) {
+            if (!result.accepted()) {
+                deadLetters.rejectItem(message, Destinations.ORDERS, result.index(), batch.json().get(result.index()),
+                        result.refusal().reason());
+            }
         }
     }
 

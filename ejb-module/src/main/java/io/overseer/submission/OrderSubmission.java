@@ -12,6 +12,7 @@ import io.overseer.messaging.DispatchQueue;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.TraceParent;
 import io.overseer.platform.Tracing;
+import io.overseer.scheduler.Scheduler;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderLine;
@@ -26,6 +27,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.time.OffsetDateTime;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,11 +35,13 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The submission process of the pattern: writes the order and its state record (Pending, not locked,
- * no failures) in one transaction, and announces it on the order queue (a dispatch hint that leaves
- * after the commit) for whichever scheduler claims it — whether it came over HTTP or on the queue.
+ * The submission process of the pattern: validates an order and hands it to the scheduler, which writes
+ * it and its state record already claimed, in the same transaction, its first attempt leaving after the
+ * commit ({@link Scheduler#admit}) — whether it came over HTTP or on the queue. A delayed order is written
+ * Pending instead, for the due-order poller to claim at its not-before.
  *
  * <p>A submission may carry a {@link SubmissionKey}: the key is recorded in the order's transaction,
  * and a later submission with the same scope and key gets the first one's order instead of a new one
@@ -52,12 +56,15 @@ public class OrderSubmission {
 
     private static final Logger LOG = Logger.getLogger(OrderSubmission.class.getName());
     static final String SUBMIT_SPAN = "submit order";
+    static final String SUBMIT_BATCH_SPAN = "submit orders";
     /** The submission span's outcomes: a new order, or the earlier order of a repeated key. */
     static final String CREATED = "created";
     static final String REPLAYED = "replayed";
 
     @Inject
     StateStore store;
+    @Inject
+    Scheduler scheduler;
     @Inject
     DispatchQueue dispatchQueue;
     @Inject
@@ -76,9 +83,12 @@ public class OrderSubmission {
     BrokerQueues brokerQueues;
     @Inject
     Tracing tracing;
+    @Inject
+    @ConfigProperty(name = BatchSubmission.MAX_BATCH_PROPERTY, defaultValue = BatchSubmission.DEFAULT_MAX_BATCH)
+    int maxBatch;
 
     /**
-     * Stores a validated order and announces it to the schedulers, once per key: if an earlier submission
+     * Stores a validated order, claimed at once if it may start now, once per key: if an earlier submission
      * with {@code key}'s scope and key created an order, answers with that order
      * ({@link Submitted#replayed()}) and writes nothing. Status notifications, if the order asks for them,
      * carry the order id as their correlation id.
@@ -98,11 +108,40 @@ public class OrderSubmission {
             String orderId = UUID.randomUUID().toString();
             Optional<Submitted> earlier = earlierFor(key, orderId);
             Submitted submitted = earlier.isPresent() ? earlier.get()
-                    : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId, span), false);
+                    : new Submitted(submitNew(request, workflow, replyTo, notBefore, orderId, orderId, span), false);
             traced(span, submitted.orderId(), submitted.replayed() ? REPLAYED : CREATED, workflow);
             return submitted;
         } catch (InvalidOrderException | SubmissionKeyConflictException | BrokerUnavailableException
                  | RuntimeException e) {
+            refused(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    /**
+     * Stores many orders in one transaction (the caller's, if it has one), each validated and created as
+     * a single one, each refused alone if it must be ({@link BatchSubmission}); the answers come in the
+     * orders' order. One span for the batch: its orders' traces are its children.
+     *
+     * @throws BatchTooLargeException more orders than {@code overseer.submission.max-batch}: nothing stored
+     * @throws BrokerUnavailableException the broker could not say who owns a temporary queue named as reply-to
+     */
+    public List<BatchResult> submitAll(List<BatchOrder> orders, BatchSource source)
+            throws BatchTooLargeException, BrokerUnavailableException {
+        if (orders.size() > maxBatch) {
+            throw new BatchTooLargeException(orders.size(), maxBatch);
+        }
+        Span span = tracing.entry(SUBMIT_BATCH_SPAN);
+        try {
+            List<BatchResult> results = new BatchSubmission(this).submit(orders, source, span);
+            if (span.isRecording()) {
+                span.setAttribute(Tracing.INSTANCE, instance.id());
+                span.setAttribute("overseer.batch.orders", orders.size());
+            }
+            return results;
+        } catch (BrokerUnavailableException | RuntimeException e) {
             refused(span, e);
             throw e;
         } finally {
@@ -129,13 +168,13 @@ public class OrderSubmission {
         return Optional.of(new Submitted(taken.get().orderId(), true));
     }
 
-    /** A delayed order is not announced: nothing may claim it yet, and the due-order poller finds it in time. */
-    private String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
-                             OffsetDateTime notBefore, String orderId, Span span) {
-        create(request, workflow, replyTo, notBefore, orderId, orderId, span);
-        if (notBefore == null) {
-            dispatchQueue.announce(orderId);
-        }
+    /**
+     * Creates one new order (claimed at once if it may start now, {@link #create}): every order, single or of
+     * a batch ({@link BatchSubmission}), comes into being here.
+     */
+    String submitNew(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo,
+                     OffsetDateTime notBefore, String correlationId, String orderId, Span span) {
+        create(request, workflow, replyTo, notBefore, correlationId, orderId, span);
         return orderId;
     }
 
@@ -146,9 +185,10 @@ public class OrderSubmission {
      * or is refused if that order was a different one.
      *
      * <p>That earlier order is announced again: the message may be a redelivery after a crash between
-     * the first delivery's commit and its hint's departure (the hint waits in memory until then), and
-     * the scheduler should not wait for the stranded-order poller. A hint for an order already claimed,
-     * or still delayed, claims nothing.
+     * the first delivery's commit and the departure of what it decided (its first request, or the hint of an
+     * order stored Pending by an instance shutting down, waits in memory until then). A hint for an order
+     * already claimed, or still delayed, claims nothing; a claimed attempt whose request was lost expires
+     * and the supervisor retries it.
      */
     public String accept(OrderMessage message) throws InvalidOrderException, BrokerUnavailableException {
         Span span = tracing.entry(SUBMIT_SPAN);
@@ -183,10 +223,7 @@ public class OrderSubmission {
                 traced(span, earlier.get().orderId(), REPLAYED, workflow);
                 return earlier.get().orderId();
             }
-            create(request, workflow, replyTo, notBefore, message.correlationId(), orderId, span);
-            if (notBefore == null) {
-                dispatchQueue.announce(orderId);
-            }
+            submitNew(request, workflow, replyTo, notBefore, message.correlationId(), orderId, span);
             traced(span, orderId, CREATED, workflow);
             return orderId;
         } catch (InvalidOrderException | BrokerUnavailableException | RuntimeException e) {
@@ -216,7 +253,7 @@ public class OrderSubmission {
      * connection closed while the order waited on the queue) takes no notifications: the order goes on,
      * and nobody can later create a queue of that name to read them.
      */
-    private ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage, String submitter)
+    ReplyTo replyTo(OrderRequest request, ReplyTo fromMessage, String submitter)
             throws InvalidOrderException, BrokerUnavailableException {
         ReplyTo replyTo = fromMessage != null ? fromMessage
                 : request.replyTo() != null ? ReplyTo.parse(request.replyTo()) : null;
@@ -243,12 +280,15 @@ public class OrderSubmission {
         return replyTo;
     }
 
-    private WorkflowDefinition workflowOf(OrderRequest request) throws InvalidOrderException {
+    WorkflowDefinition workflowOf(OrderRequest request) throws InvalidOrderException {
         String name = request.workflow() == null ? WorkflowRegistry.DEFAULT_WORKFLOW : request.workflow();
         return workflows.find(name).orElseThrow(() -> new InvalidOrderException("unknown workflow '" + name + "'"));
     }
 
-    /** Notifications, if asked for, carry {@code correlationId}, or the order id if there is none. */
+    /**
+     * Writes the order: claimed by the scheduler in this transaction if it may start now, else (a delayed
+     * start) Pending. Notifications, if asked for, carry {@code correlationId}, or the order id if there is none.
+     */
     private void create(OrderRequest request, WorkflowDefinition workflow, ReplyTo replyTo, OffsetDateTime notBefore,
                         String correlationId, String orderId, Span span) {
         var now = clocks.now();
@@ -260,8 +300,13 @@ public class OrderSubmission {
             state.notifySubmitter();
         }
         var lines = request.items().stream().map(item -> new OrderLine(item.sku(), item.quantity())).toList();
-        store.create(new CustomerOrder(orderId, request.customerId(), lines, request.attributesOrEmpty(), now), state);
-        LOG.log(Level.FINE, "Order {0} (trace {3}) Pending for customer {1} ({2})",
+        var order = new CustomerOrder(orderId, request.customerId(), lines, request.attributesOrEmpty(), now);
+        if (notBefore == null) {
+            scheduler.admit(order, state);
+        } else {
+            store.create(order, state); // not announced: nothing may claim it yet, the due-order poller finds it in time
+        }
+        LOG.log(Level.FINE, "Order {0} (trace {3}) stored for customer {1} ({2})",
                 new Object[] {orderId, request.customerId(), workflow.name(), TraceParent.traceId(state.traceParent())});
     }
 
@@ -286,7 +331,7 @@ public class OrderSubmission {
         }
     }
 
-    private static String describe(Set<? extends ConstraintViolation<?>> violations) {
+    static String describe(Set<? extends ConstraintViolation<?>> violations) {
         return violations.stream()
                 .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
                 .map(v -> v.getPropertyPath() + " " + v.getMessage())

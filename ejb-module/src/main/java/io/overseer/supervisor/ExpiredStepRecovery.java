@@ -4,7 +4,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.overseer.platform.TraceParent;
 import io.overseer.platform.Tracing;
-import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
@@ -14,7 +13,6 @@ import io.overseer.messaging.DispatchQueue;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.ExpiryDecision;
 import io.overseer.statestore.OrderState;
-import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.StepDefinition;
 import io.overseer.workflow.WorkflowDefinition;
@@ -50,8 +48,6 @@ public class ExpiredStepRecovery {
     @Inject
     DispatchQueue dispatchQueue;
     @Inject
-    AlertPublisher alerts;
-    @Inject
     InstanceIdentity instance;
     @Inject
     Clocks clocks;
@@ -79,10 +75,7 @@ public class ExpiredStepRecovery {
             }
             recoverStep(state, definition, definition.step(stepName), now, supervisor);
         }
-        store.saveHistory(state);
-        if (state.processState() == ProcessState.Error) {
-            alerts.raise(orderId, state.traceParent(), "needs-operator", state.lastError());
-        }
+        store.saveHistory(state); // an order given up to an operator alerts from here (NeedsOperatorAlert)
         return true;
     }
 

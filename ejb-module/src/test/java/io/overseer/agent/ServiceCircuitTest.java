@@ -7,8 +7,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.overseer.agent.api.AgentRequest;
 import io.overseer.agent.api.CallResult;
 import io.overseer.agent.api.RemoteService;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -42,12 +46,30 @@ class ServiceCircuitTest {
             return next == NO_RESULT ? null : (CallResult) next;
         }
     };
+    /** The circuit's clock, moved by the test. */
+    private Instant now = Instant.parse("2026-11-29T08:00:00Z");
+    private final Clock clock = new Clock() {
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    };
     private final ServiceCircuit circuit = new ServiceCircuit(service,
-            new HttpServiceConfig.CircuitSettings(true, 4, 4, 0.5, Duration.ofMillis(200), 1));
+            new HttpServiceConfig.CircuitSettings(true, 4, 4, 0.5, Duration.ofMillis(200), 1), clock);
     private final AttemptRequest request = new AttemptRequest("o", 1, 0, "t0ken", "op", "o:op", OffsetDateTime.now(), "c", List.of(), null, java.util.Map.of(), null);
 
     @Test
-    void transientFaultsOpenItAndATrialCallAfterTheDelayClosesIt() throws Exception {
+    void transientFaultsOpenItAndATrialCallAfterTheDelayClosesIt() {
         script.add(CallResult.transientFault("HTTP 503"));
         script.add(new IllegalStateException("boom"));
         script.add(CallResult.success("{}"));
@@ -61,9 +83,14 @@ class ServiceCircuitTest {
         assertTrue(CallResults.isCircuitOpen(refused));
         assertEquals(4, calls.get(), "an open circuit does not call the service");
 
-        Thread.sleep(250);
+        now = now.plusMillis(199);
+        assertTrue(CallResults.isCircuitOpen(circuit.call(request, Duration.ofSeconds(1))), "still open before openFor");
+        assertEquals(4, calls.get());
+
+        now = now.plusMillis(2);
         script.add(CallResult.success("{}"));
-        assertEquals(CallResult.Kind.SUCCESS, circuit.call(request, Duration.ofSeconds(1)).kind());
+        assertEquals(CallResult.Kind.SUCCESS, circuit.call(request, Duration.ofSeconds(1)).kind(), "the trial call");
+        assertEquals(5, calls.get());
         assertEquals(CircuitBreaker.State.CLOSED, circuit.breaker().getState());
     }
 

@@ -7,6 +7,7 @@ import jakarta.resource.ResourceException;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,18 +19,25 @@ import org.junit.jupiter.api.Test;
 class DatabaseReachabilityTest {
 
     @Test
-    void afterAFailedConnectionOnlyOneCallerAtATimeTriesUntilOneSucceeds() throws Exception {
-        DatabaseReachability database = new DatabaseReachability();
+    void afterAFailedConnectionOnlyOneCallerAtATimeTriesUntilOneSucceeds() {
+        AtomicLong ticker = new AtomicLong(-5_000_000_000L); // nanoTime may be negative: the arithmetic must not care
+        DatabaseReachability database = new DatabaseReachability(ticker::get);
         assertTrue(database.mayTry(), "not known to be away");
         assertTrue(database.mayTry(), "every caller, as long as nothing failed");
 
         database.lost();
         assertTrue(database.isLost());
         assertFalse(database.mayTry(), "away: hand the delivery back");
-        assertFalse(database.mayTry());
-        Thread.sleep(DatabaseReachability.RETRY.toMillis() + 100);
+        ticker.addAndGet(DatabaseReachability.RETRY.toNanos() - 1);
+        assertFalse(database.mayTry(), "not before RETRY");
+        ticker.incrementAndGet();
         assertTrue(database.mayTry(), "after RETRY one caller finds out");
         assertFalse(database.mayTry(), "... and only one");
+        ticker.addAndGet(DatabaseReachability.RETRY.toNanos() - 1);
+        assertFalse(database.mayTry(), "the next one RETRY after that try, not after the failure");
+        ticker.incrementAndGet();
+        assertTrue(database.mayTry());
+        assertFalse(database.mayTry());
 
         database.reached();
         assertFalse(database.isLost());

@@ -52,6 +52,9 @@ public final class JpaDatabase implements AutoCloseable, AfterAllCallback {
         Map<String, Object> overrides = new HashMap<>();
         overrides.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
         overrides.put("jakarta.persistence.jtaDataSource", "");
+        if (db instanceof org.postgresql.ds.common.BaseDataSource pg) {
+            pg.setReWriteBatchedInserts(true); // as the servers' pools set it (post-boot.asadmin, configure.cli)
+        }
         overrides.put("jakarta.persistence.nonJtaDataSource", db);
         overrides.put("eclipselink.target-server", "None");
         // No java agent here, so nothing is woven; WildFly runs the application unwoven too.

@@ -23,6 +23,8 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.ShutdownGate;
 import io.overseer.statestore.Actor;
 import io.overseer.statestore.Attempt;
+import io.overseer.statestore.CustomerOrder;
+import io.overseer.statestore.OrderLine;
 import io.overseer.statestore.HistoryEntry;
 import io.overseer.statestore.OrderContent;
 import io.overseer.statestore.OrderState;
@@ -146,6 +148,52 @@ class SchedulerTest {
     }
 
     @Test
+    void aNewOrderIsStoredAlreadyClaimedAndItsFirstStepRequestedWithTheOrdersOwnContent() {
+        OrderState state = pending("o-9");
+        CustomerOrder order = new CustomerOrder("o-9", "alice", List.of(new OrderLine("sku-1", 2)), T0);
+
+        scheduler.admit(order, state);
+
+        assertEquals(ProcessState.Processing, state.processState());
+        assertEquals("node-b", state.lockedBy());
+        assertEquals(Scheduler.CLAIMED_AT_SUBMISSION, lastReason(state, "Processing"));
+        verify(store).create(order, state);
+        verify(store).pausedDispatch(); // share-locked in the submission's transaction, as a hint's claim reads them
+        ArgumentCaptor<OrderContent> content = ArgumentCaptor.forClass(OrderContent.class);
+        ArgumentCaptor<Attempt> requested = ArgumentCaptor.forClass(Attempt.class);
+        verify(agents).request(requested.capture(), content.capture());
+        assertEquals("o-9:reserve-inventory", requested.getValue().orderId() + ":" + requested.getValue().operation());
+        assertEquals("alice", content.getValue().customerId());
+        assertEquals(order.lines(), content.getValue().lines());
+        verifyNoInteractions(contents, dispatchQueue); // no read of what is in memory, no hint
+    }
+
+    @Test
+    void aNewOrderWhoseFirstOperationIsPausedIsStoredParkedAndRequestsNothing() {
+        when(store.pausedDispatch()).thenReturn(new PausedDispatch(Set.of("reserve-inventory")));
+        OrderState state = pending("o-9");
+
+        scheduler.admit(new CustomerOrder("o-9", "alice", List.of(new OrderLine("sku-1", 2)), T0), state);
+
+        assertEquals("reserve-inventory", state.pausedOn());
+        verify(store).create(any(), org.mockito.ArgumentMatchers.same(state));
+        verifyNoInteractions(agents, dispatchQueue);
+    }
+
+    @Test
+    void anInstanceShuttingDownStoresANewOrderPendingAndAnnouncesItForLater() {
+        when(gate.isOpen()).thenReturn(false);
+        OrderState state = pending("o-9");
+
+        scheduler.admit(new CustomerOrder("o-9", "alice", List.of(new OrderLine("sku-1", 2)), T0), state);
+
+        assertEquals(ProcessState.Pending, state.processState());
+        verify(store).create(any(), org.mockito.ArgumentMatchers.same(state));
+        verify(dispatchQueue).announce("o-9", Duration.ofSeconds(1));
+        verifyNoInteractions(agents);
+    }
+
+    @Test
     void theHistorySaysWhyAnOrderWasClaimed() {
         OrderState stranded = pending("o-1");
         when(store.lockClaimable(List.of("o-1"), T0.plusSeconds(5))).thenReturn(locked(stranded));
@@ -248,7 +296,7 @@ class SchedulerTest {
     }
 
     @Test
-    void aRefusalOfAStepThatGivesUpToAnOperatorRaisesAnAlert() {
+    void aRefusalOfAStepThatGivesUpToAnOperatorStoresTheMoveToErrorThatAlerts() {
         OrderState state = waitingForApproval();
         Attempt charge = state.receive("approval", "{}", "node-a", T0.plusSeconds(2), ORDER, SCHEDULER, PausedDispatch.NONE).get(0);
         when(store.lockAll(List.of("o-1"))).thenReturn(locked(state));
@@ -256,7 +304,9 @@ class SchedulerTest {
         scheduler.applyReplies(List.of(reply(charge, charge.token(), Outcome.FAILED)));
 
         assertEquals(ProcessState.Error, state.processState());
-        verify(alerts).raise("o-1", null, "needs-operator", state.lastError());
+        verify(store).saveHistory(state); // its task-level move to Error raises the alert (NeedsOperatorAlert)
+        assertEquals(state.lastError(), lastReason(state, "Error"));
+        verifyNoInteractions(alerts);
     }
 
     @Test

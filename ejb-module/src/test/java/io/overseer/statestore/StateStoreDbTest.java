@@ -283,17 +283,25 @@ class StateStoreDbTest {
     void theDatabaseTimeIsReadAsTheStatementRunsNotAsTheTransactionStarted() throws Exception {
         OffsetDateTime[] readings = inStore(store -> {
             OffsetDateTime first = flows(store).databaseNow();
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return new OffsetDateTime[] {first, flows(store).databaseNow()};
+            OffsetDateTime between = otherSessionsTime();
+            return new OffsetDateTime[] {first, between, flows(store).databaseNow()};
         });
-        assertTrue(Duration.between(readings[0], readings[1]).toMillis() >= 50,
-                "two readings in one transaction, 50 ms apart: " + Arrays.toString(readings));
+        // Each statement is a round trip later than the one before it: microseconds, PostgreSQL's resolution.
+        assertTrue(readings[0].isBefore(readings[1]) && readings[1].isBefore(readings[2]),
+                "two readings in one transaction, another session's between them: " + Arrays.toString(readings));
         // The test's JVM and the database share this machine's clock.
-        assertTrue(Duration.between(readings[1], OffsetDateTime.now()).abs().toMillis() < 5_000, readings[1].toString());
+        assertTrue(Duration.between(readings[2], OffsetDateTime.now()).abs().toMillis() < 5_000, readings[2].toString());
+    }
+
+    /** The database's clock as another session reads it, outside the transaction under test. */
+    private OffsetDateTime otherSessionsTime() {
+        try (Connection c = db.getConnection(); var statement = c.createStatement();
+             var result = statement.executeQuery("SELECT clock_timestamp()")) {
+            result.next();
+            return result.getObject(1, OffsetDateTime.class);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

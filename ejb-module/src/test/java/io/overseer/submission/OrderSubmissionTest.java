@@ -29,6 +29,7 @@ import io.overseer.notification.StatusNotifier;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.messaging.DispatchQueue;
+import io.overseer.scheduler.Scheduler;
 import io.overseer.statestore.CustomerOrder;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
@@ -55,9 +56,9 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 /**
- * What submission decides, with the store, the key store, the order queue, the broker and the clock
- * mocked: a new order is written Pending and announced (a delayed one is not: the due-order poller finds
- * it); a repeated key answers with the first order and writes nothing, or is refused if the request
+ * What submission decides, with the store, the scheduler, the key store, the order queue, the broker and
+ * the clock mocked: a new order is handed to the scheduler, which stores it claimed, and is not announced
+ * (a delayed one is stored Pending, not announced either: the due-order poller finds it); a repeated key answers with the first order and writes nothing, or is refused if the request
  * differs; everything that refuses an order (workflow, reply-to, JSON, validation) does so before the key
  * is taken; a reply-to that may be named subscribes the order to its notifications.
  */
@@ -73,6 +74,8 @@ class OrderSubmissionTest {
 
     @Mock
     StateStore store;
+    @Mock
+    Scheduler scheduler;
     @Mock
     DispatchQueue dispatchQueue;
     @Mock
@@ -103,16 +106,17 @@ class OrderSubmissionTest {
     }
 
     @Test
-    void aNewOrderIsWrittenPendingWithItsLinesAndAnnounced() throws Exception {
+    void aNewOrderIsHandedToTheSchedulerPendingWithItsLinesAndNotAnnounced() throws Exception {
         Submitted submitted = submission.submit(REQUEST, null, "alice");
 
         assertFalse(submitted.replayed());
-        OrderState state = created(submitted.orderId());
-        assertEquals(ProcessState.Pending, state.processState());
+        OrderState state = admitted(submitted.orderId());
+        assertEquals(ProcessState.Pending, state.processState(), "the scheduler claims it (mocked here)");
         assertEquals("order", state.workflow());
         assertFalse(state.submitterNotified());
-        verify(dispatchQueue).announce(submitted.orderId());
-        verifyNoInteractions(keys, notifier);
+        assertEquals(List.of("sku-1 x2"), order(submitted.orderId()).lines().stream().map(l -> l.sku() + " x" + l.quantity()).toList());
+        verify(store, never()).create(any(), any());
+        verifyNoInteractions(keys, notifier, dispatchQueue);
     }
 
     @Test
@@ -127,7 +131,7 @@ class OrderSubmissionTest {
             assertEquals("submit order", created.getName());
             assertEquals("created", created.getAttributes().get(Tracing.OUTCOME));
             assertEquals(submitted.orderId(), created.getAttributes().get(Tracing.ORDER_ID));
-            assertEquals(TraceParent.of(created.getSpanContext()), created(submitted.orderId()).traceParent(),
+            assertEquals(TraceParent.of(created.getSpanContext()), admitted(submitted.orderId()).traceParent(),
                     "the order keeps its submission span's context: every later span is its child");
 
             SubmissionKey key = SubmissionKey.of("http:alice", "k-1", REQUEST);
@@ -152,7 +156,7 @@ class OrderSubmissionTest {
         Submitted submitted = submission.submit(later, null, "alice");
 
         assertEquals(NOW.plusHours(1).toInstant(), created(submitted.orderId()).notBefore().toInstant());
-        verifyNoInteractions(dispatchQueue);
+        verifyNoInteractions(dispatchQueue, scheduler);
     }
 
     @Test
@@ -163,7 +167,7 @@ class OrderSubmissionTest {
         assertEquals(new Submitted("first", true), submission.submit(REQUEST, key, "alice"));
 
         verify(store, never()).create(any(), any());
-        verifyNoInteractions(dispatchQueue);
+        verifyNoInteractions(dispatchQueue, scheduler);
     }
 
     @Test
@@ -174,7 +178,7 @@ class OrderSubmissionTest {
         assertThrows(SubmissionKeyConflictException.class, () -> submission.submit(REQUEST, key, "alice"));
 
         verify(store, never()).create(any(), any());
-        verifyNoInteractions(dispatchQueue);
+        verifyNoInteractions(dispatchQueue, scheduler);
     }
 
     @Test
@@ -185,8 +189,7 @@ class OrderSubmissionTest {
         Submitted submitted = submission.submit(REQUEST, key, "alice");
 
         verify(keys).claim(key, submitted.orderId(), NOW);
-        created(submitted.orderId());
-        verify(dispatchQueue).announce(submitted.orderId());
+        admitted(submitted.orderId());
     }
 
     @Test
@@ -198,7 +201,7 @@ class OrderSubmissionTest {
         assertThrows(InvalidOrderException.class, () -> submission.submit(unknown, key, "alice"));
         assertThrows(InvalidOrderException.class, () -> submission.submit(othersQueue, key, "alice"));
 
-        verifyNoInteractions(keys, store, dispatchQueue, notifier);
+        verifyNoInteractions(keys, store, scheduler, dispatchQueue, notifier);
     }
 
     @Test
@@ -209,11 +212,11 @@ class OrderSubmissionTest {
 
         verify(notifier).subscribe(submitted.orderId(), new ReplyTo("overseer.reply.alice.status", ReplyTo.Kind.QUEUE),
                 submitted.orderId());
-        assertTrue(created(submitted.orderId()).submitterNotified());
+        assertTrue(admitted(submitted.orderId()).submitterNotified());
     }
 
     @Test
-    void aQueuedOrderIsStoredAnnouncedAndNotifiesUnderTheMessagesCorrelationId() throws Exception {
+    void aQueuedOrderIsHandedToTheSchedulerAndNotifiesUnderTheMessagesCorrelationId() throws Exception {
         ReplyTo temporary = new ReplyTo("tmpq-1", ReplyTo.Kind.TEMPORARY_QUEUE);
         when(brokerQueues.queueOwner("tmpq-1")).thenReturn(Optional.of("legacy"));
 
@@ -221,8 +224,8 @@ class OrderSubmissionTest {
 
         verify(notifier).subscribe(orderId, temporary, "corr-7");
         assertEquals(List.of("sku-1 x2"), order(orderId).lines().stream().map(l -> l.sku() + " x" + l.quantity()).toList());
-        verify(dispatchQueue).announce(orderId); // as over HTTP: the scheduler claims it when the hint arrives
-        verifyNoInteractions(keys);
+        admitted(orderId); // as over HTTP: claimed in the transaction that consumes the message
+        verifyNoInteractions(keys, dispatchQueue);
     }
 
     @Test
@@ -259,7 +262,7 @@ class OrderSubmissionTest {
         String orderId = submission.accept(new OrderMessage(later, null, null, null, "legacy"));
 
         assertEquals(NOW.plusHours(1).toInstant(), created(orderId).notBefore().toInstant());
-        verifyNoInteractions(dispatchQueue);
+        verifyNoInteractions(dispatchQueue, scheduler);
     }
 
     /** A redelivery after a crash may find its order stored but its hint lost with the process: announced again. */
@@ -271,6 +274,7 @@ class OrderSubmissionTest {
         assertEquals("first", submission.accept(new OrderMessage(JSON, null, null, "k-1", "legacy")));
 
         verify(store, never()).create(any(), any());
+        verifyNoInteractions(scheduler);
         verify(dispatchQueue).announce("first");
     }
 
@@ -284,7 +288,7 @@ class OrderSubmissionTest {
         String orderId = submission.accept(new OrderMessage(JSON, new ReplyTo("tmpq-2", ReplyTo.Kind.TEMPORARY_QUEUE),
                 null, null, "legacy"));
 
-        assertFalse(created(orderId).submitterNotified());
+        assertFalse(admitted(orderId).submitterNotified());
         verifyNoInteractions(notifier);
     }
 
@@ -304,7 +308,7 @@ class OrderSubmissionTest {
                 () -> submission.accept(new OrderMessage("{\"customerId\":\"c\"}", null, null, "k", "legacy")));
         assertEquals("invalid order: items must not be null", invalid.getMessage());
 
-        verifyNoInteractions(keys, store, dispatchQueue);
+        verifyNoInteractions(keys, store, scheduler, dispatchQueue);
     }
 
     @Test
@@ -317,6 +321,7 @@ class OrderSubmissionTest {
         verify(keys).claim(key.capture(), anyString(), eq(NOW));
         assertEquals("jms:legacy", key.getValue().scope(), "scoped by the broker-validated sender");
         verify(store, never()).create(any(), any());
+        verifyNoInteractions(scheduler);
     }
 
     private OrderState created(String orderId) {
@@ -326,9 +331,17 @@ class OrderSubmissionTest {
         return state.getValue();
     }
 
+    /** The record of an order that may start now, as submission handed it to the scheduler. */
+    private OrderState admitted(String orderId) {
+        ArgumentCaptor<OrderState> state = ArgumentCaptor.forClass(OrderState.class);
+        verify(scheduler).admit(any(CustomerOrder.class), state.capture());
+        assertEquals(orderId, state.getValue().orderId());
+        return state.getValue();
+    }
+
     private CustomerOrder order(String orderId) {
         ArgumentCaptor<CustomerOrder> order = ArgumentCaptor.forClass(CustomerOrder.class);
-        verify(store).create(order.capture(), any());
+        verify(scheduler).admit(order.capture(), any());
         assertEquals(orderId, order.getValue().orderId());
         return order.getValue();
     }

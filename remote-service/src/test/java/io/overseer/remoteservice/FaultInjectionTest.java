@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,14 +43,17 @@ class FaultInjectionTest extends SimulatorTestSupport {
     void hangNeverAnswersAppliesNothingAndClearingFaultsRecovers() throws Exception {
         setFault("{\"operation\":\"*\",\"mode\":\"hang\"}");
         HttpRequest hanging = client.operationRequest("/operations/charge-payment", "key-1",
-                "{\"orderId\":\"order-1\"}", Duration.ofSeconds(1));
-
-        assertThrows(HttpTimeoutException.class, () -> client.sendOrThrow(hanging));
+                "{\"orderId\":\"order-1\"}", Duration.ofSeconds(30));
+        CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> client.send(hanging));
+        awaitHeld();
         // A hang parks one handler thread; everything else is still served meanwhile.
         assertEquals(200, client.request("GET", "/health").statusCode());
         assertEquals(0, client.stats().get("applied").asLong());
 
         assertEquals(204, client.request("DELETE", "/faults").statusCode());
+        // Clearing lets the held request go, and it ends without any answer: its connection is closed.
+        ExecutionException unanswered = assertThrows(ExecutionException.class, () -> call.get(5, TimeUnit.SECONDS));
+        assertTrue(unanswered.getCause().getCause() instanceof IOException, unanswered.toString());
         HttpResponse<String> retry = client.apply("charge-payment", "key-1", "order-1");
         assertEquals(200, retry.statusCode());
         assertEquals(1, client.stats().get("applied").asLong());

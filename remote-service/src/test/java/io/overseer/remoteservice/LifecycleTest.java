@@ -60,12 +60,4 @@ class LifecycleTest extends SimulatorTestSupport {
     private static void assertRefused(String... args) {
         assertThrows(IllegalArgumentException.class, () -> SimulatorOptions.parse(args, Map.of()));
     }
-
-    private void awaitHeld() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (client.stats().get("faultsInjected").asLong() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(1, client.stats().get("faultsInjected").asLong());
-    }
 }

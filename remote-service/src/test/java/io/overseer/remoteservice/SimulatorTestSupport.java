@@ -1,7 +1,10 @@
 package io.overseer.remoteservice;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,5 +38,14 @@ abstract class SimulatorTestSupport {
 
     Path journal() {
         return dataDir.resolve(LedgerJournal.FILE_NAME);
+    }
+
+    /** Until the simulator has injected a fault into a request: a hanging one is then held. */
+    void awaitHeld() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (client.stats().get("faultsInjected").asLong() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(1, client.stats().get("faultsInjected").asLong());
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.it;
 
+import io.overseer.it.local.LocalOrdersProbe;
 import io.overseer.it.plugin.ApprovedCharge;
 import io.overseer.it.plugin.FraudScreening;
 import io.overseer.it.plugin.OrderVetting;
@@ -17,6 +18,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * <li>the coded agents of {@code it/plugin}, each claiming operations only its own class's workflow uses
  * (AgentSpiIT: screen-order, vet-order; EventIT: charge-approved; HeartbeatIT: audit-stock; LivenessIT:
  * stuck-screen);</li>
+ * <li>{@code it/local/LocalOrdersProbe}, a team's own code calling the in-process API in a transaction of
+ * its own, at {@code /it/local-orders} (BatchSubmissionIT): nothing else calls it;</li>
  * <li>{@value #GUARDED_SERVICE}, a second HTTP service on the simulator with a circuit that opens after 2 of
  * 4 calls and half-opens after 2 s, performing only {@value #GUARDED_OPERATION} (CircuitBreakerIT): the
  * circuit the other classes' orders go through ({@code remote-service}) keeps its defaults;</li>
@@ -37,7 +40,7 @@ final class TheWar {
 
     static WebArchive deployment() {
         WebArchive war = Deployments.overseerWar().addClasses(FraudScreening.class, OrderVetting.class,
-                ApprovedCharge.class, StockAudit.class, StuckScreening.class);
+                ApprovedCharge.class, StockAudit.class, StuckScreening.class, LocalOrdersProbe.class);
         return Deployments.withConfig(war, String.join("\n",
                 "overseer.health.stuck-after=PT2S",
                 "overseer.agent.http-services=remote-service," + GUARDED_SERVICE,

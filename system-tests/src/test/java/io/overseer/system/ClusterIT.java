@@ -36,8 +36,8 @@ import org.junit.jupiter.api.function.Executable;
  * Issue 10's cluster test: three application instances on one PostgreSQL, one broker and the simulator,
  * and a flood of three-step orders (the default workflow) from {@value #CLIENTS} client threads: over
  * REST to the three instances in turn, and one in {@value #JMS_EVERY} over the JMS order queue, which
- * whichever instance's listener is free takes. The three instances' schedulers (dispatch hints and
- * stranded-order pollers) compete for the same records. Afterwards, from the database and from the
+ * whichever instance's listener is free takes. Each order is claimed where it is submitted (decision 0026);
+ * the three instances' reply listeners, supervisors and pollers compete for the same records. Afterwards, from the database and from the
  * simulator's ledger:
  * <ul>
  * <li>every accepted order (a 202 over REST, a completed send over JMS) exists once, and none other;
@@ -122,8 +122,8 @@ class ClusterIT {
 
     /**
      * Two instances, and a flood of single-step orders submitted over REST to both (half each) by
-     * {@value #CLAIM_CLIENTS} client threads as fast as they go. Both instances' schedulers (dispatch hints
-     * and stranded-order pollers) compete for the same records; every order must be claimed exactly once —
+     * {@value #CLAIM_CLIENTS} client threads as fast as they go. Each instance claims what it is submitted, and
+     * both compete for the same records afterwards (replies, pollers); every order must be claimed exactly once —
      * one task-level Pending → Processing transition in its history — by one of the two, both must have
      * claimed some, every order ends Processed, none is lost, and the simulator applies each effect once.
      * Elapsed time and orders/s are printed, never asserted. The long complete-by (see the class comment)

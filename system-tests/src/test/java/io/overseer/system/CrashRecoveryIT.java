@@ -185,8 +185,8 @@ class CrashRecoveryIT {
         String victimId = leaseHolder();
         AppServerNode victim = servers.get(TAKEOVER_IDS.indexOf(victimId));
         List<String> survivorIds = TAKEOVER_IDS.stream().filter(id -> !id.equals(victimId)).toList();
-        // Submitted to the survivors only (none is refused by the kill); the victim claims its share through
-        // the order queue's dispatch hints, which every instance consumes.
+        // Submitted to the survivors only (none is refused by the kill); the victim takes its share through the
+        // agents' replies, which every instance consumes: whoever applies a reply starts the next step in its name.
         List<String> ids = new ArrayList<>();
         for (String id : survivorIds) {
             OrdersApi api = new OrdersApi(URI.create(servers.get(TAKEOVER_IDS.indexOf(id)).baseUrl()));

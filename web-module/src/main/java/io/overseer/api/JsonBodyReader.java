@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Reads every JSON request body of the API (all are records) through {@link StrictJson}, after
- * bounding its size: a declared Content-Length over the limit is refused with 413 before a byte is
+ * bounding its size ({@code overseer.api.max-body-bytes}; a batch's, {@code overseer.api.max-batch-body-bytes}): a declared Content-Length over the limit is refused with 413 before a byte is
  * read, and a chunked body is read only up to the limit plus one byte. The body must be UTF-8 (RFC 8259);
  * invalid byte sequences are a 400, and a body declared in any other charset is a 415.
  * Being more specific than the JSON-B provider's {@code Object}, this reader is the one JAX-RS picks for
@@ -33,8 +33,13 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
     /** Default bound of a request body; an order of 100 items is about 6 KB. */
     static final int DEFAULT_MAX_BYTES = 64 * 1024;
 
+    /** Default bound of a batch's body ({@link OrderBatchRequest}): room for 100 orders of 100 items. */
+    static final int DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+
     private final int maxBytes = ConfigProvider.getConfig()
             .getOptionalValue("overseer.api.max-body-bytes", Integer.class).orElse(DEFAULT_MAX_BYTES);
+    private final int maxBatchBytes = ConfigProvider.getConfig()
+            .getOptionalValue("overseer.api.max-batch-body-bytes", Integer.class).orElse(DEFAULT_MAX_BATCH_BYTES);
 
     @Override
     public boolean isReadable(Class<?> type, Type genericType, Annotation[] annotations, MediaType mediaType) {
@@ -45,13 +50,14 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
     public Record readFrom(Class<Record> type, Type genericType, Annotation[] annotations, MediaType mediaType,
                            MultivaluedMap<String, String> headers, InputStream body) throws IOException {
         requireUtf8(mediaType);
+        int bound = OrderBatchRequest.class.equals(type) ? maxBatchBytes : maxBytes;
         String declared = headers.getFirst(HttpHeaders.CONTENT_LENGTH);
-        if (declared != null && declared.matches("\\d{1,18}") && Long.parseLong(declared) > maxBytes) {
-            throw tooLarge();
+        if (declared != null && declared.matches("\\d{1,18}") && Long.parseLong(declared) > bound) {
+            throw tooLarge(bound);
         }
-        byte[] bytes = body.readNBytes(maxBytes + 1);
-        if (bytes.length > maxBytes) {
-            throw tooLarge();
+        byte[] bytes = body.readNBytes(bound + 1);
+        if (bytes.length > bound) {
+            throw tooLarge(bound);
         }
         return StrictJson.read(utf8(bytes), type);
     }
@@ -69,8 +75,8 @@ public class JsonBodyReader implements MessageBodyReader<Record> {
         }
     }
 
-    private WebApplicationException tooLarge() {
-        return new WebApplicationException("The body is larger than " + maxBytes + " bytes",
+    private static WebApplicationException tooLarge(int bound) {
+        return new WebApplicationException("The body is larger than " + bound + " bytes",
                 Response.Status.REQUEST_ENTITY_TOO_LARGE);
     }
 

@@ -100,6 +100,20 @@ public final class ProblemMappers {
         }
     }
 
+    /**
+     * A batch of more orders than {@code overseer.submission.max-batch}: 413 (RFC 9110: more content than the
+     * server is willing to process), nothing stored; the detail says the bound, to split by.
+     */
+    @Provider
+    public static class BatchTooLarge implements ExceptionMapper<io.overseer.submission.BatchTooLargeException> {
+        @Override
+        public Response toResponse(io.overseer.submission.BatchTooLargeException e) {
+            return respond(new Problem("about:blank", "Content Too Large", 413, "A batch holds at most " + e.max()
+                    + " orders; nothing was stored. Split it", List.of(new Problem.FieldError("orders",
+                    "at most " + e.max() + " orders"))));
+        }
+    }
+
     /** An order the application refuses as it stands (e.g. an unknown workflow): 400. */
     @Provider
     public static class InvalidOrder implements ExceptionMapper<io.overseer.submission.InvalidOrderException> {

@@ -40,6 +40,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "TooLarge", description = "The body exceeds the limit (64 KiB by default)",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
+                @APIResponse(name = "BatchTooLarge", description = "More orders than overseer.submission.max-batch"
+                        + " (100 by default), or a body over overseer.api.max-batch-body-bytes (1 MiB by default);"
+                        + " nothing was stored",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),
                 @APIResponse(name = "UnsupportedMediaType", description = "The body is not application/json in UTF-8, or its"
                         + " Content-Type cannot be read",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = "Problem"))),

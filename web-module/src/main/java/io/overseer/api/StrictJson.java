@@ -29,7 +29,8 @@ import java.util.Set;
  * left to Bean Validation on the record. Strict, because a misspelt optional field silently ignored
  * (e.g. "worklfow") would run the wrong task type; and it needs nothing vendor-specific from JSON-B.
  *
- * <p>Supported component types: String, Integer/int, Boolean, List and Map of a supported type, and records.
+ * <p>Supported component types: String, Integer/int, Boolean, List and Map of a supported type, records, and
+ * JsonValue (any JSON, left unbound).
  */
 final class StrictJson {
 
@@ -60,6 +61,19 @@ final class StrictJson {
         Object value = bind(tree, type, "", errors);
         if (!errors.isEmpty()) {
             throw new InvalidRequestException("The body does not have the expected fields and types", errors);
+        }
+        return type.cast(value);
+    }
+
+    /**
+     * An object already read and checked as part of a body (an order of a batch), bound to a record as
+     * strictly as a body; the fields named are the object's own ({@code items[0].sku}).
+     */
+    static <T> T bind(JsonObject object, Class<T> type) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Object value = bind(object, type, "", errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException("The order does not have the expected fields and types", errors);
         }
         return type.cast(value);
     }
@@ -120,6 +134,9 @@ final class StrictJson {
         Class<?> raw = raw(type);
         if (value.getValueType() == JsonValue.ValueType.NULL) {
             return null; // Bean Validation reports a required field
+        }
+        if (raw == JsonValue.class) {
+            return value; // left as JSON, to be bound later on its own (an order of a batch)
         }
         if (raw == String.class) {
             return value instanceof JsonString s ? s.getString() : wrong(path, "must be a string", errors);

@@ -32,6 +32,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The price is the REST submission rate itself (the no-op overhead figure, which only measures it, fell by
  * a quarter).
  *
+ * <p>A batch ({@code POST /api/orders/batch}) passes the door as one submission: one permit for its one
+ * request thread, one transaction and one database connection, held while all its orders are stored. What
+ * the door bounds is how many threads compete for the cores with the orders already accepted, not how many
+ * orders enter; a batch of 100 holds its permit about as long as a few dozen single orders would hold theirs
+ * one after the other, which slows the next batches by itself. A permit per order would make a batch larger
+ * than {@code overseer.submission.concurrency} wait forever.
+ *
  * <p>A request that waited {@code overseer.submission.max-wait} is answered 503 with Retry-After: nothing
  * was stored, and a retry with the same Idempotency-Key is safe. JMS submissions need no gate: the order
  * queue's listener sessions ({@code maxSession}) bound them already.
@@ -39,7 +46,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>Seen in {@code /api/metrics}: submissions in progress and waiting (gauges), and those refused after
  * their wait (a counter) — an operator sees the door holding a burst back before any client sees a 503.
  */
-@WebFilter(urlPatterns = {"/api/orders", "/api/orders/"}) // exact: reads and the order pages are not gated
+@WebFilter(urlPatterns = {"/api/orders", "/api/orders/", "/api/orders/batch"}) // exact: reads and the order pages are not gated
 public class SubmissionGate extends HttpFilter {
 
     private static final long serialVersionUID = 1L;

@@ -36,6 +36,24 @@ class StrictJsonTest {
     }
 
     @Test
+    void aBatchLeavesItsOrdersUnboundAndEachIsThenBoundAloneNamingItsOwnFields() {
+        OrderBatchRequest batch = StrictJson.read("{\"orders\":[{\"customerId\":\"c-1\",\"items\":"
+                + "[{\"sku\":\"A-1\",\"quantity\":2}]},{\"customerId\":7,\"items\":[],\"worklfow\":\"x\"},42,null]}",
+                OrderBatchRequest.class);
+
+        assertEquals(4, batch.orders().size(), "a bad order does not refuse the batch");
+        assertEquals(new OrderRequest("c-1", List.of(new OrderRequest.Item("A-1", 2)), null, null, null, null),
+                StrictJson.bind(batch.orders().get(0).asJsonObject(), OrderRequest.class));
+        var e = assertThrows(InvalidRequestException.class,
+                () -> StrictJson.bind(batch.orders().get(1).asJsonObject(), OrderRequest.class));
+        assertEquals(List.of("customerId", "worklfow"), e.errors().stream().map(Problem.FieldError::field).toList());
+        assertEquals(jakarta.json.JsonValue.ValueType.NUMBER, batch.orders().get(2).getValueType());
+        assertNull(batch.orders().get(3));
+        assertThrows(InvalidRequestException.class, () -> StrictJson.read("{\"orders\":[],\"more\":1}",
+                OrderBatchRequest.class), "the envelope itself is strict");
+    }
+
+    @Test
     void anEmptyBodyIsNull() {
         assertNull(StrictJson.read("  ", OrderRequest.class));
     }

@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +33,8 @@ class SubmissionGateTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger inside = new AtomicInteger();
     private final AtomicInteger passed = new AtomicInteger();
+    /** A permit for each request the chain has let in. */
+    private final Semaphore entered = new Semaphore(0);
 
     @AfterEach
     void stop() {
@@ -52,6 +55,7 @@ class SubmissionGateTest {
     private final FilterChain holding = (request, response) -> {
         inside.incrementAndGet();
         passed.incrementAndGet();
+        entered.release();
         try {
             release.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -105,12 +109,28 @@ class SubmissionGateTest {
         });
     }
 
+    /** Until {@code count} more requests are inside the chain. */
     private void awaitInside(int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (inside.get() < count && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        assertTrue(entered.tryAcquire(count, 5, TimeUnit.SECONDS), "requests inside: " + inside.get());
         assertEquals(count, inside.get());
+    }
+
+    /**
+     * Until a request queues at the door (the gauge reads the gate's own queue) or a second one got in,
+     * whichever comes first, so that the assertion after it fails at once if the gate let it through.
+     */
+    private void awaitQueuedOrPassed(SubmissionGate gate) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (waiting(gate) < 1 && passed.get() < 2) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the second request neither queued nor passed");
+            }
+            Thread.yield();
+        }
+    }
+
+    private static double waiting(SubmissionGate gate) {
+        return gate.metrics.get("overseer.submission.waiting").gauge().value();
     }
 
     @Test
@@ -138,9 +158,9 @@ class SubmissionGateTest {
         Future<Answer> first = post(gate, holding);
         awaitInside(1);
         Future<Answer> second = post(gate, holding);
-        Thread.sleep(100);
+        awaitQueuedOrPassed(gate);
         assertEquals(1, passed.get(), "the second waits while the first is inside");
-        assertEquals(1, gate.metrics.get("overseer.submission.waiting").gauge().value());
+        assertEquals(1, waiting(gate));
 
         release.countDown();
 
