@@ -42,11 +42,12 @@ export function post(path, body) {
 }
 
 /**
- * Where an operator's action on one order goes (resubmit, cancel), relative to the admin API: the one
- * place that names these URLs.
+ * Where an operator's action on one order goes (resubmit, cancel): its one URL,
+ * /api/operator/orders/{id}/{action} (docs/http-api.md), written relative to the admin API the console calls;
+ * the one place that names these URLs.
  */
 export function orderActionPath(orderId, action) {
-    return 'orders/' + encodeURIComponent(orderId) + '/' + action;
+    return '../operator/orders/' + encodeURIComponent(orderId) + '/' + action;
 }
 
 /** What went wrong, in the server's words (RFC 9457 detail, else title) when it gave any. */

@@ -8,6 +8,7 @@ import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
+import io.overseer.platform.OneAtATime;
 import io.overseer.platform.Progress;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -23,7 +24,6 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -51,12 +51,12 @@ public class BulkJobRunner {
     private static final Logger LOG = Logger.getLogger(BulkJobRunner.class.getName());
     static final int ATTEMPTS = 3;
 
-    private final AtomicBoolean running = new AtomicBoolean();
     /** Failures in a row of an item on this instance ("job:seq"); forgotten when it is acted on. */
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
     /** When each job's last turn on this instance began (System.nanoTime), for its rate's budget. */
     private final Map<Long, Long> lastTurns = new ConcurrentHashMap<>();
     private Heartbeat heartbeat;
+    private OneAtATime turns;
 
     @EJB
     JobLease leases;
@@ -78,6 +78,7 @@ public class BulkJobRunner {
     @PostConstruct
     void watched() {
         heartbeat = progress.watch("bulk job timer");
+        turns = new OneAtATime(LOG, "Bulk jobs' turn failed; the next second tries again", heartbeat);
     }
 
     @PreDestroy
@@ -88,24 +89,17 @@ public class BulkJobRunner {
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void tick() {
-        if (!running.compareAndSet(false, true)) {
-            return;
-        }
-        heartbeat.beat();
-        try {
-            for (long id : jobs.running()) {
-                try {
-                    leases.tryAcquire(BulkJobs.leaseOf(id), instance.id(), clocks.now(), settings.lease())
-                            .ifPresent(held -> run(held, id));
-                } catch (RuntimeException e) { // one job's trouble does not hold the others up
-                    LOG.log(Level.WARNING, "Bulk job " + id + ": its turn failed; the next second tries again", e);
-                }
+        turns.run(this::runJobs);
+    }
+
+    private void runJobs() {
+        for (long id : jobs.running()) {
+            try {
+                leases.tryAcquire(BulkJobs.leaseOf(id), instance.id(), clocks.now(), settings.lease())
+                        .ifPresent(held -> run(held, id));
+            } catch (RuntimeException e) { // one job's trouble does not hold the others up
+                LOG.log(Level.WARNING, "Bulk job " + id + ": its turn failed; the next second tries again", e);
             }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Bulk jobs' turn failed; the next second tries again", e);
-        } finally {
-            running.set(false);
-            heartbeat.beat();
         }
     }
 

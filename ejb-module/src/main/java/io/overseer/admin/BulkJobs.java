@@ -1,7 +1,5 @@
 package io.overseer.admin;
 
-import static io.overseer.platform.Database.utc;
-
 import io.overseer.messaging.BrokerQueues;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.DeadLetter;
@@ -9,6 +7,7 @@ import io.overseer.platform.Clocks;
 import io.overseer.platform.HeldLease;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
+import io.overseer.platform.NativeParameters;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -24,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import static io.overseer.platform.Database.utc;
 
 /**
  * Bulk jobs (docs/console.md, "Bulk actions"): an operator's resubmit, cancel or redrive of every order
@@ -163,7 +163,7 @@ public class BulkJobs {
     private long count(AdminQueries.Matching matching) {
         var query = em.createNativeQuery("SELECT count(*) FROM (SELECT 1" + matching.sql() + " LIMIT "
                 + (MAX_TARGETS + 1) + ") matched");
-        bind(query, matching.parameters());
+        NativeParameters.bind(query, 1, matching.parameters());
         return ((Number) query.getSingleResult()).longValue();
     }
 
@@ -174,7 +174,7 @@ public class BulkJobs {
         var query = em.createNativeQuery("INSERT INTO bulk_item (job_id, seq, target) SELECT ?" + parameters.size()
                 + ", row_number() OVER (ORDER BY created_at, order_id), order_id FROM (SELECT s.created_at, s.order_id"
                 + matching.sql() + " ORDER BY s.created_at, s.order_id LIMIT " + (MAX_TARGETS + 1) + ") matched");
-        bind(query, parameters);
+        NativeParameters.bind(query, 1, parameters);
         return query.executeUpdate();
     }
 
@@ -193,7 +193,7 @@ public class BulkJobs {
                         .append(parameters.size()).append(")");
             }
             var query = em.createNativeQuery(sql.toString());
-            bind(query, parameters);
+            NativeParameters.bind(query, 1, parameters);
             inserted += query.executeUpdate();
         }
         return inserted;
@@ -215,12 +215,6 @@ public class BulkJobs {
 
     private static List<String> distinct(List<String> ids) {
         return List.copyOf(new LinkedHashSet<>(ids));
-    }
-
-    private static void bind(jakarta.persistence.Query query, List<Object> parameters) {
-        for (int i = 0; i < parameters.size(); i++) {
-            query.setParameter(i + 1, parameters.get(i));
-        }
     }
 
     private static final String JOB_COLUMNS = "j.id, j.action, j.state, j.operator, j.reason, j.selection, j.rate,"

@@ -17,6 +17,9 @@ import java.util.Map;
  * nothing had been sent. The value is never logged as received; a log line names a trace by the id of a
  * context that passed this check ({@link #traceId}).
  *
+ * <p>The check is OpenTelemetry's W3C propagator behind a version-00 frame; the remote-service simulator, a
+ * separate tool that cannot depend on this module, checks the headers it receives with the same library.
+ *
  * <p>{@code tracestate} is accepted with the traceparent at the order's entry (HTTP and the order queue,
  * bounded by {@link #MAX_TRACESTATE}, then parsed by OpenTelemetry's own W3C propagator, which drops what is
  * not a valid list) and lives on in the spans of that hop; it is not stored with the order, so the hops after
@@ -53,7 +56,7 @@ public final class TraceParent {
      * the value is absent or not a valid version-00 traceparent — never an exception, whatever the input.
      */
     public static SpanContext parse(String traceparent, String tracestate) {
-        if (!wellFormed(traceparent)) {
+        if (!version00(traceparent)) {
             return null;
         }
         Map<String, String> carrier = new HashMap<>(4);
@@ -61,6 +64,7 @@ public final class TraceParent {
         if (tracestate != null && tracestate.length() <= MAX_TRACESTATE) {
             carrier.put(TRACESTATE, tracestate);
         }
+        // The propagator checks the rest: lowercase hex ids and flags, ids not all zero (SpanContext#isValid).
         SpanContext parent = Span.fromContext(W3CTraceContextPropagator.getInstance()
                 .extract(Context.root(), carrier, MAP_GETTER)).getSpanContext();
         return parent.isValid() ? parent : null;
@@ -86,7 +90,8 @@ public final class TraceParent {
 
     /** The trace id of a traceparent that passed {@link #parse}, for log lines; "-" when there is none. */
     public static String traceId(String traceparent) {
-        return wellFormed(traceparent) ? traceparent.substring(3, 35) : "-";
+        SpanContext parsed = parse(traceparent);
+        return parsed == null ? "-" : parsed.getTraceId();
     }
 
     /**
@@ -104,33 +109,12 @@ public final class TraceParent {
         return parent == null ? Context.root() : Context.root().with(Span.wrap(parent));
     }
 
-    /** Version 00 only, exact length, lowercase hex in the right places; ids not all zero. Cheap, no regex. */
-    static boolean wellFormed(String value) {
-        if (value == null || value.length() != LENGTH || !value.startsWith("00-") || value.charAt(35) != '-'
-                || value.charAt(52) != '-') {
-            return false;
-        }
-        return hex(value, 3, 35) && hex(value, 36, 52) && hex(value, 53, 55)
-                && !zeros(value, 3, 35) && !zeros(value, 36, 52);
+    /**
+     * Version 00 at its exact length, before the propagator reads it: the propagator also takes later versions
+     * and longer values (the W3C's rule for a version it does not know), which Overseer neither stores nor
+     * passes on.
+     */
+    static boolean version00(String value) {
+        return value != null && value.length() == LENGTH && value.startsWith("00-");
     }
-
-    private static boolean hex(String value, int from, int to) {
-        for (int i = from; i < to; i++) {
-            char c = value.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean zeros(String value, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (value.charAt(i) != '0') {
-                return false;
-            }
-        }
-        return true;
-    }
-
 }

@@ -1,5 +1,6 @@
 package io.overseer.query;
 
+import io.overseer.platform.NativeParameters;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,16 +178,16 @@ public final class ListingSql {
             condition(sql, parameters, "s.process_state = ", state);
         } else if (joinsAttribute()) {
             sql.append(" FROM order_attribute a").append(ROW_OF_ATTRIBUTE)
-                    .append(" WHERE a.name = ").append(bind(parameters, attributeName))
-                    .append(" AND a.value = ").append(bind(parameters, attributeValue));
+                    .append(" WHERE a.name = ").append(NativeParameters.add(parameters, attributeName))
+                    .append(" AND a.value = ").append(NativeParameters.add(parameters, attributeValue));
             condition(sql, parameters, "s.process_state = ", state);
         } else {
             // OFFSET 0 keeps the subquery a lookup per order of the state (see FEW); its condition on the copy
             // is the predicate of order_attribute_unsettled, and holds for every order of such a state
             sql.append(" FROM order_state s JOIN LATERAL (SELECT a.value, a.customer_id FROM order_attribute a")
-                    .append(" WHERE a.order_id = s.order_id AND a.name = ").append(bind(parameters, attributeName))
-                    .append(" AND a.process_state IS NULL OFFSET 0) a ON a.value = ").append(bind(parameters, attributeValue))
-                    .append(" WHERE s.process_state = ").append(bind(parameters, state));
+                    .append(" WHERE a.order_id = s.order_id AND a.name = ").append(NativeParameters.add(parameters, attributeName))
+                    .append(" AND a.process_state IS NULL OFFSET 0) a ON a.value = ").append(NativeParameters.add(parameters, attributeValue))
+                    .append(" WHERE s.process_state = ").append(NativeParameters.add(parameters, state));
         }
         condition(sql, parameters, "s.workflow = ", workflow);
         condition(sql, parameters, customer() + ".customer_id = ", customerId);
@@ -204,10 +205,10 @@ public final class ListingSql {
         String position = position();
         if (afterCreatedAt != null) {
             sql.append(" AND (").append(position).append(".created_at, ").append(position).append(".order_id) > (")
-                    .append(bind(parameters, afterCreatedAt)).append(", ").append(bind(parameters, afterOrderId)).append(')');
+                    .append(NativeParameters.add(parameters, afterCreatedAt)).append(", ").append(NativeParameters.add(parameters, afterOrderId)).append(')');
         }
         return sql.append(" ORDER BY ").append(position).append(".created_at, ").append(position).append(".order_id LIMIT ")
-                .append(bind(parameters, limit)).toString();
+                .append(NativeParameters.add(parameters, limit)).toString();
     }
 
     /** Where the page's position is read: the attribute's row when it drives the page, else the order's state row. */
@@ -227,12 +228,7 @@ public final class ListingSql {
 
     private static void condition(StringBuilder sql, List<Object> parameters, String test, Object value) {
         if (value != null) {
-            sql.append(" AND ").append(test).append(bind(parameters, value));
+            sql.append(" AND ").append(test).append(NativeParameters.add(parameters, value));
         }
-    }
-
-    private static String bind(List<Object> parameters, Object value) {
-        parameters.add(value);
-        return "?" + parameters.size();
     }
 }

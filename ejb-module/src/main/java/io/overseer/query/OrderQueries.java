@@ -1,7 +1,6 @@
 package io.overseer.query;
 
-import static io.overseer.platform.Database.utc;
-
+import io.overseer.platform.NativeParameters;
 import io.overseer.statestore.HistoryEntry;
 import io.overseer.statestore.OrderState;
 import io.overseer.statestore.ProcessState;
@@ -19,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import static io.overseer.platform.Database.utc;
 
 /**
  * Read side for the API: snapshots of orders, without locks, shaped as the API's JSON. The listing runs
@@ -74,11 +74,7 @@ public class OrderQueries {
                                    OffsetDateTime afterCreatedAt, String afterOrderId, int limit) {
         ListingSql listing = ListingSql.of(ListingSql.SUMMARY_COLUMNS).attribute(attributeName, attributeValue)
                 .state(state == null ? null : state.name()).after(afterCreatedAt, afterOrderId).limit(limit);
-        var query = em.createNativeQuery(listing.sql());
-        List<Object> parameters = listing.parameters();
-        for (int i = 0; i < parameters.size(); i++) {
-            query.setParameter(i + 1, parameters.get(i));
-        }
+        var query = NativeParameters.bind(em.createNativeQuery(listing.sql()), 1, listing.parameters());
         List<Object[]> rows = query.getResultList();
         return rows.stream().map(row -> new OrderSummary((String) row[0], (String) row[1], (String) row[2],
                 ProcessState.valueOf((String) row[3]), row[6] == null ? null : utc(row[6]), utc(row[4]), utc(row[5]))).toList();

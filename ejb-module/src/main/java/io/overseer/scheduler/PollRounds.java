@@ -1,28 +1,26 @@
 package io.overseer.scheduler;
 
 import io.overseer.platform.DatabaseReachability;
+import io.overseer.platform.OneAtATime;
 import io.overseer.platform.Outage;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * One poll of a poller, as both run it: a batch of ids found, claimed ({@link BatchClaims}), and again
  * while batches come back full, up to a number of rounds so that one poll of a huge backlog ends and hands
  * the rest to the next. A poll that finds the previous one still running (a slow database outlasting the
- * timer's period) returns at once rather than claim the same rows beside it. A failure is logged and left
- * to the next poll: the timer must keep firing.
+ * timer's period) returns at once rather than claim the same rows beside it, and a failure is logged and
+ * left to the next poll ({@link OneAtATime}).
  */
 final class PollRounds {
 
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final OneAtATime polls;
     private final Logger log;
     private final String what;
     private final int maxRounds;
-    private final String failure;
 
     /**
      * @param what      the orders' kind in the per-order warning of {@link BatchClaims}
@@ -32,7 +30,7 @@ final class PollRounds {
         this.log = log;
         this.what = what;
         this.maxRounds = maxRounds;
-        this.failure = failure;
+        this.polls = new OneAtATime(log, failure);
     }
 
     /**
@@ -42,9 +40,11 @@ final class PollRounds {
      * @return how many this poll claimed; 0 when the previous poll was still running or this one failed
      */
     int poll(IntFunction<List<String>> find, ToIntFunction<List<String>> claim, int batch, DatabaseReachability database) {
-        if (!running.compareAndSet(false, true)) {
-            return 0;
-        }
+        return polls.call(() -> rounds(find, claim, batch, database), 0);
+    }
+
+    private int rounds(IntFunction<List<String>> find, ToIntFunction<List<String>> claim, int batch,
+                       DatabaseReachability database) {
         try {
             int claimed = 0;
             for (int round = 0; round < maxRounds; round++) {
@@ -63,10 +63,7 @@ final class PollRounds {
             if (Outage.isUnreachable(e)) {
                 database.lost();
             }
-            log.log(Level.WARNING, failure, e);
-            return 0;
-        } finally {
-            running.set(false);
+            throw e; // logged as the poll's failure
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.overseer.statestore;
 
+import io.overseer.platform.NativeParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FlushModeType;
@@ -38,9 +39,9 @@ public class OrderContents {
         }
         var query = em.createNativeQuery("SELECT o.order_id, o.customer_id, l.sku, l.quantity FROM customer_order o"
                 + " LEFT JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN ("
-                + StateStore.placeholders(1, orderIds.size()) + ") ORDER BY o.order_id, l.line_no");
+                + NativeParameters.placeholders(1, orderIds.size()) + ") ORDER BY o.order_id, l.line_no");
         query.setFlushMode(FlushModeType.COMMIT);
-        StateStore.bind(query, 1, orderIds);
+        NativeParameters.bind(query, 1, orderIds);
         Map<String, String> customers = new LinkedHashMap<>();
         Map<String, List<OrderLine>> lines = new HashMap<>();
         for (Object[] row : (List<Object[]>) query.getResultList()) {

@@ -1,5 +1,6 @@
 package io.overseer.statestore;
 
+import io.overseer.platform.NativeParameters;
 import io.overseer.workflow.WorkflowVersions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -12,8 +13,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The one place that locks and changes state records. Every transition happens under a pessimistic row
@@ -21,7 +20,7 @@ import java.util.stream.IntStream;
  * take, each other's rows. Callers bring the transaction. Reads that lock nothing live with their
  * readers: the agent's check that its attempt is still current ({@code io.overseer.agent.AttemptFence},
  * outside any transaction), the API's and the console's queries ({@code io.overseer.query.OrderQueries},
- * {@code io.overseer.admin.AdminQueries}).
+ * {@code io.overseer.admin.AdminQueries}), the ids the pollers and the supervisor look for ({@link Sweeps}).
  *
  * <p>Long on purpose: every statement that locks or changes a state record is here, so that the locking rules
  * can be checked in one file. The flow limits' rows, which hold no order, are {@link FlowWindows}'; the orders'
@@ -116,12 +115,6 @@ public class StateStore {
             // a branch of a parallel group waits to start again while its siblings run (see OrderState#isClaimable)
             + " OR (process_state = 'Processing' AND not_before IS NOT NULL))"
             + " AND paused_on IS NULL AND (not_before IS NULL OR not_before <= ?1)";
-    /**
-     * The records a lost hint strands: waiting as a whole. The index order_state_claimable holds exactly
-     * these; a waiting branch of a running order holds a not-before, and the due-order poller finds it.
-     */
-    static final String WAITING = "(process_state = 'Pending' OR (process_state = 'Compensating' AND locked_by IS NULL))"
-            + " AND paused_on IS NULL AND (not_before IS NULL OR not_before <= ?1)";
 
     /**
      * The operations paused now, read in the caller's transaction with a share lock on each pause row:
@@ -205,7 +198,7 @@ public class StateStore {
         }
         var query = em.createNativeQuery(lockClaimableSql(orderIds.size()));
         query.setParameter(1, now);
-        bind(query, 2, orderIds);
+        NativeParameters.bind(query, 2, orderIds);
         return locked(query.getResultList());
     }
 
@@ -215,41 +208,8 @@ public class StateStore {
      */
     public static String lockClaimableSql(int ids) {
         return "SELECT order_id, " + PAUSES + " FROM order_state WHERE " + CLAIMABLE
-                + " AND order_id IN (" + placeholders(2, ids) + ") ORDER BY order_id FOR UPDATE OF order_state SKIP LOCKED";
+                + " AND order_id IN (" + NativeParameters.placeholders(2, ids) + ") ORDER BY order_id FOR UPDATE OF order_state SKIP LOCKED";
     }
-
-    /**
-     * Ids of up to {@code limit} claimable records untouched since {@code before} — orders whose dispatch
-     * hint was lost — oldest first. Not locked: the caller claims them with {@link #lockClaimable}, which
-     * locks, skips rows another transaction holds and re-checks that each is still claimable, so two
-     * pollers reading the same ids never claim one twice. Reads the partial index order_state_claimable,
-     * which holds live rows only.
-     */
-    @SuppressWarnings("unchecked")
-    public List<String> stranded(OffsetDateTime before, OffsetDateTime now, int limit) {
-        return em.createNativeQuery(STRANDED_SQL)
-                .setParameter(1, now)
-                .setParameter(2, before)
-                .setParameter(3, limit)
-                .getResultList();
-    }
-
-    /**
-     * Ids of up to {@code limit} claimable records whose not-before (a delayed start, a retry's backoff, a
-     * cancelled attempt's wait) has passed, longest due first. Not locked, as {@link #stranded}. Reads the
-     * partial index order_state_due (V11): only waiting records hold a not-before.
-     */
-    @SuppressWarnings("unchecked")
-    public List<String> due(OffsetDateTime now, int limit) {
-        return em.createNativeQuery(DUE_SQL)
-                .setParameter(1, now)
-                .setParameter(2, limit)
-                .getResultList();
-    }
-
-    /** The due-order poller's query; public so that the database tests run the very text the product runs. */
-    public static final String DUE_SQL = "SELECT order_id FROM order_state WHERE not_before IS NOT NULL AND " + CLAIMABLE
-            + " ORDER BY not_before LIMIT ?2";
 
     /**
      * Makes up to {@code limit} waiting records held by {@code operation}'s flow limit claimable now,
@@ -278,15 +238,6 @@ public class StateStore {
     }
 
     /**
-     * The poller's query; public so that the database tests run the very text the product runs. A record
-     * with a not-before counts as stranded only once it has been due for as long as an untouched one
-     * waits: until then it is the due-order poller's, which comes every second (a delayed start untouched
-     * since its submission would otherwise be taken by whichever poller came first once it fell due).
-     */
-    public static final String STRANDED_SQL = "SELECT order_id FROM order_state WHERE " + WAITING
-            + " AND updated_at < ?2 AND (not_before IS NULL OR not_before < ?2) ORDER BY updated_at LIMIT ?3";
-
-    /**
      * Locks those of the given records that an attempt is running on (only they can take a reply),
      * waiting for rows another transaction holds. Rows are locked in id order, so two transactions
      * locking overlapping batches never deadlock; an unclaimed record is not locked, so a late reply
@@ -298,14 +249,14 @@ public class StateStore {
             return Locked.NONE;
         }
         var query = em.createNativeQuery(lockAllSql(orderIds.size()));
-        bind(query, 1, orderIds);
+        NativeParameters.bind(query, 1, orderIds);
         return locked(query.getResultList());
     }
 
     /** {@link #lockAll}'s statement for {@code ids} ids (?1 onwards): each locked id with the pauses ({@link #PAUSES}). */
     public static String lockAllSql(int ids) {
         return "SELECT order_id, " + PAUSES + " FROM order_state WHERE locked_by IS NOT NULL AND order_id IN ("
-                + placeholders(1, ids) + ") ORDER BY order_id FOR UPDATE OF order_state";
+                + NativeParameters.placeholders(1, ids) + ") ORDER BY order_id FOR UPDATE OF order_state";
     }
 
     /** The rows a batch lock statement returned (id, pauses): the records with their steps, and the pauses. */
@@ -335,17 +286,6 @@ public class StateStore {
     /** {@link #load}'s query. */
     static final String LOAD_JPQL = "SELECT s FROM OrderState s LEFT JOIN FETCH s.steps WHERE s.orderId IN :ids";
 
-    static String placeholders(int first, int count) {
-        return IntStream.range(first, first + count).mapToObj(i -> "?" + i).collect(Collectors.joining(","));
-    }
-
-    static void bind(jakarta.persistence.Query query, int first, Collection<String> values) {
-        int position = first;
-        for (String value : values) {
-            query.setParameter(position++, value);
-        }
-    }
-
     public Optional<CustomerOrder> order(String orderId) {
         return Optional.ofNullable(em.find(CustomerOrder.class, orderId));
     }
@@ -353,27 +293,6 @@ public class StateStore {
     public Optional<OrderState> read(String orderId) {
         return Optional.ofNullable(em.find(OrderState.class, orderId));
     }
-
-    /**
-     * Ids of claimed records whose complete-by has passed, soonest first; each is recovered under its own
-     * lock. Reads the partial index order_state_claimed, which holds claimed rows only: the sweep costs the
-     * same however many orders are finished.
-     */
-    @SuppressWarnings("unchecked")
-    public List<String> expired(OffsetDateTime now, int limit) {
-        return em.createNativeQuery(EXPIRED_SQL)
-                .setParameter(1, now)
-                .setParameter(2, limit)
-                .getResultList();
-    }
-
-    /**
-     * The supervisor's query; public so that the database tests run the very text the product runs. A
-     * missed heartbeat expires an attempt as a passed complete-by does (index order_state_heartbeat, V13).
-     */
-    public static final String EXPIRED_SQL = "SELECT order_id FROM order_state"
-            + " WHERE locked_by IS NOT NULL AND (complete_by < ?1 OR heartbeat_by < ?1)"
-            + " ORDER BY least(complete_by, heartbeat_by) LIMIT ?2";
 
     /**
      * An agent's heartbeat, three statements in the caller's transaction: the order's row is locked first,

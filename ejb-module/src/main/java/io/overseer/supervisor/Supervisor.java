@@ -8,8 +8,9 @@ import io.overseer.platform.HeldLease;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
+import io.overseer.platform.OneAtATime;
 import io.overseer.platform.Progress;
-import io.overseer.statestore.StateStore;
+import io.overseer.statestore.Sweeps;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
@@ -22,7 +23,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -49,16 +49,16 @@ public class Supervisor {
     /** Expired attempts the supervisor retried or gave up, on this instance. */
     public static final String RECOVERIES = "overseer.supervisor.recoveries";
 
-    private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile boolean holdingOff;
     private Heartbeat heartbeat;
+    private OneAtATime turns;
 
     @EJB
     JobLease lease;
     @EJB
     ExpiredStepRecovery recovery;
     @Inject
-    StateStore store;
+    Sweeps sweeps;
     @Inject
     Courier courier;
     @Inject
@@ -75,6 +75,7 @@ public class Supervisor {
     @PostConstruct
     void watched() {
         heartbeat = progress.watch("supervisor timer");
+        turns = new OneAtATime(LOG, "Supervisor sweep failed; the next sweep tries again", heartbeat);
         metrics.counter(RECOVERIES); // present from the start, at 0
     }
 
@@ -86,32 +87,25 @@ public class Supervisor {
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false)
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public void sweep() {
-        if (!sweeping.compareAndSet(false, true)) {
+        turns.run(this::sweepOnce);
+    }
+
+    private void sweepOnce() {
+        if (courier.isStalled()) {
+            // The broker refuses this instance's sends: a retry could not reach an agent, and every
+            // attempt expiring meanwhile would spend one of its step's retries on the outage.
+            if (!holdingOff) {
+                LOG.warning("Supervisor holds off while the broker is unreachable");
+                holdingOff = true;
+            }
             return;
         }
-        heartbeat.beat();
-        try {
-            if (courier.isStalled()) {
-                // The broker refuses this instance's sends: a retry could not reach an agent, and every
-                // attempt expiring meanwhile would spend one of its step's retries on the outage.
-                if (!holdingOff) {
-                    LOG.warning("Supervisor holds off while the broker is unreachable");
-                    holdingOff = true;
-                }
-                return;
-            }
-            holdingOff = false;
-            lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease()).ifPresent(this::recoverExpired);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Supervisor sweep failed; the next sweep tries again", e);
-        } finally {
-            sweeping.set(false);
-            heartbeat.beat();
-        }
+        holdingOff = false;
+        lease.tryAcquire(LEASE, instance.id(), clocks.now(), settings.lease()).ifPresent(this::recoverExpired);
     }
 
     private void recoverExpired(HeldLease held) {
-        List<String> expired = store.expired(clocks.now(), settings.batch());
+        List<String> expired = sweeps.expired(clocks.now(), settings.batch());
         int recovered = 0;
         int failed = 0;
         for (String orderId : expired) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.overseer.platform.MigratedDatabase;
 import io.overseer.platform.NativeSql;
 import io.overseer.statestore.StateStore;
+import io.overseer.statestore.Sweeps;
 import io.zonky.test.db.postgres.junit5.PreparedDbExtension;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -62,13 +63,13 @@ class PauseDbTest {
     @Test
     void aParkedOrderIsNotStrandedAndAResumeMakesItClaimableAgain() throws SQLException {
         try (Connection c = db.getConnection()) {
-            assertEquals(List.of("o-1"), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10));
+            assertEquals(List.of("o-1"), strings(c, Sweeps.STRANDED_SQL, NOW, NOW, 10));
             update(c, "UPDATE order_state SET paused_on = 'charge-payment' WHERE order_id = 'o-1'");
-            assertEquals(List.of(), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10), "parked: not the poller's");
+            assertEquals(List.of(), strings(c, Sweeps.STRANDED_SQL, NOW, NOW, 10), "parked: not the poller's");
             assertEquals(List.of(), strings(c, StateStore.unparkSql(false), NOW, "reserve-inventory"),
                     "another operation's resume leaves it parked");
             assertEquals(List.of("o-1"), strings(c, StateStore.unparkSql(false), NOW.minusMinutes(1), "charge-payment"));
-            assertEquals(List.of("o-1"), strings(c, StateStore.STRANDED_SQL, NOW, NOW, 10));
+            assertEquals(List.of("o-1"), strings(c, Sweeps.STRANDED_SQL, NOW, NOW, 10));
         }
     }
 

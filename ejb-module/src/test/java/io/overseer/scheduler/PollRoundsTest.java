@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overseer.platform.CapturedLog;
 import io.overseer.platform.DatabaseReachability;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -11,49 +12,23 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A poll's rounds: full batches go on, a short or empty one ends it, the cap ends it, a failure is logged. */
+/** A poll's rounds: full batches go on, a short or empty one ends it, the cap ends it, a failure is log.records(). */
 class PollRoundsTest {
 
     private static final Logger LOG = Logger.getLogger(PollRoundsTest.class.getName());
     private static final String FAILURE = "Test poll failed; the next poll tries again";
 
-    private final List<LogRecord> logged = new ArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(LOG);
     private final PollRounds rounds = new PollRounds(LOG, "test", 3, FAILURE);
     private final DatabaseReachability database = new DatabaseReachability();
     private final List<List<String>> claims = new ArrayList<>();
-
-    @BeforeEach
-    void listen() {
-        LOG.addHandler(handler);
-    }
-
-    @AfterEach
-    void stopListening() {
-        LOG.removeHandler(handler);
-    }
 
     private int claim(List<String> ids) {
         claims.add(ids);
@@ -107,9 +82,9 @@ class PollRoundsTest {
             throw new IllegalStateException("database down");
         }, this::claim, 2, database));
 
-        assertEquals(1, logged.size());
-        assertEquals(Level.WARNING, logged.get(0).getLevel());
-        assertEquals(FAILURE, logged.get(0).getMessage());
+        assertEquals(1, log.records().size());
+        assertEquals(Level.WARNING, log.records().get(0).getLevel());
+        assertEquals(FAILURE, log.records().get(0).getMessage());
         assertEquals(1, rounds.poll(batch -> List.of("o-1"), this::claim, 2, database));
     }
 
@@ -124,7 +99,7 @@ class PollRoundsTest {
 
         assertEquals(2, claimed);
         assertEquals(List.of(List.of("o-1"), List.of("o-2")), claims);
-        assertEquals("Could not claim test order bad; the next poll tries again", logged.get(0).getMessage());
+        assertEquals("Could not claim test order bad; the next poll tries again", log.records().get(0).getMessage());
     }
 
     @Test

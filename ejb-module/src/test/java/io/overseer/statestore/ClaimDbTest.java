@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The scheduler's claim on PostgreSQL with the application's migrations, through the state store's own
- * statements ({@link StateStore#STRANDED_SQL}, {@link StateStore#lockClaimableSql}): schedulers claiming
+ * statements ({@link Sweeps#STRANDED_SQL}, {@link StateStore#lockClaimableSql}): schedulers claiming
  * at once from the same claimable records claim each exactly once, whether they find them by polling or
  * all get every record's dispatch hint.
  */
@@ -70,8 +70,8 @@ class ClaimDbTest {
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 while (true) {
-                    // As StrandedOrderPoller: read without a lock, then claim by id.
-                    List<String> stranded = strings(c, StateStore.STRANDED_SQL, NOW, NOW.minusSeconds(10), BATCH);
+                    // As OrderPollers' stranded poll: read without a lock, then claim by id.
+                    List<String> stranded = strings(c, Sweeps.STRANDED_SQL, NOW, NOW.minusSeconds(10), BATCH);
                     if (stranded.isEmpty()) {
                         c.commit();
                         return;
@@ -134,8 +134,8 @@ class ClaimDbTest {
             assertEquals(List.of(orders.get(0), orders.get(2), orders.get(3)), lockClaimable(c, orders),
                     "Pending and due, or Compensating with nobody on it");
             assertEquals(List.of(orders.get(0), orders.get(2), orders.get(3)),
-                    strings(c, StateStore.STRANDED_SQL, NOW, NOW.minusSeconds(10), 100));
-            assertEquals(List.of(), strings(c, StateStore.STRANDED_SQL, NOW, NOW.minusMinutes(10), 100),
+                    strings(c, Sweeps.STRANDED_SQL, NOW, NOW.minusSeconds(10), 100));
+            assertEquals(List.of(), strings(c, Sweeps.STRANDED_SQL, NOW, NOW.minusMinutes(10), 100),
                     "none untouched for ten minutes");
         }
     }
@@ -150,8 +150,8 @@ class ClaimDbTest {
             update(c, expire, NOW.minusSeconds(5), orders.get(1));
             update(c, expire, NOW.plusSeconds(1), orders.get(2));
 
-            assertEquals(List.of(orders.get(1), orders.get(0)), strings(c, StateStore.EXPIRED_SQL, NOW, 200));
-            assertEquals(List.of(orders.get(1)), strings(c, StateStore.EXPIRED_SQL, NOW, 1));
+            assertEquals(List.of(orders.get(1), orders.get(0)), strings(c, Sweeps.EXPIRED_SQL, NOW, 200));
+            assertEquals(List.of(orders.get(1)), strings(c, Sweeps.EXPIRED_SQL, NOW, 1));
         }
     }
 

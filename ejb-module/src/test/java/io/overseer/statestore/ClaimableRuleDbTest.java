@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * due-order poller's query) must agree on every record, or a hint would lock a record its claim then refuses,
  * or a record the Java rule would start would never be found. Every combination of the columns the rule reads
  * — process state, claim, not-before (none, passed, to come), parking — is stored, then each record is asked
- * both ways at the same instant. The stranded-order poller's rule ({@link StateStore#WAITING}) is the claimable
+ * both ways at the same instant. The stranded-order poller's rule ({@link Sweeps#WAITING}) is the claimable
  * records that wait as a whole: a subset, without a running order's waiting branch.
  */
 class ClaimableRuleDbTest {
@@ -97,7 +97,7 @@ class ClaimableRuleDbTest {
         Set<String> waiting;
         try (Connection c = DB.getTestDatabase().getConnection()) {
             bySql = new TreeSet<>(strings(c, "SELECT order_id FROM order_state WHERE " + StateStore.CLAIMABLE, NOW));
-            waiting = new TreeSet<>(strings(c, "SELECT order_id FROM order_state WHERE " + StateStore.WAITING, NOW));
+            waiting = new TreeSet<>(strings(c, "SELECT order_id FROM order_state WHERE " + Sweeps.WAITING, NOW));
         }
 
         assertEquals(byJava, bySql, "claimable in Java and in SQL, of " + ids.size() + " combinations");

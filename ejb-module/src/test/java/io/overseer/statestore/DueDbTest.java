@@ -51,10 +51,10 @@ class DueDbTest {
     @Test
     void dueOrdersAreTheWaitingOnesWhoseNotBeforeHasPassedLongestDueFirst() throws SQLException {
         try (Connection c = db.getConnection()) {
-            assertEquals(List.of("branch-due", "due-earlier", "compensation-due", "due-now"), strings(c, StateStore.DUE_SQL, NOW, 10));
-            assertEquals(List.of("branch-due"), strings(c, StateStore.DUE_SQL, NOW, 1));
+            assertEquals(List.of("branch-due", "due-earlier", "compensation-due", "due-now"), strings(c, Sweeps.DUE_SQL, NOW, 10));
+            assertEquals(List.of("branch-due"), strings(c, Sweeps.DUE_SQL, NOW, 1));
             assertEquals(List.of("branch-due", "due-earlier", "compensation-due", "due-now", "later"),
-                    strings(c, StateStore.DUE_SQL, NOW.plusSeconds(30), 10));
+                    strings(c, Sweeps.DUE_SQL, NOW.plusSeconds(30), 10));
         }
     }
 
@@ -62,7 +62,7 @@ class DueDbTest {
     void theQueryReadsTheDueIndex() throws SQLException {
         try (Connection c = db.getConnection()) {
             update(c, "SET enable_seqscan = off"); // a handful of rows: without this the planner scans the table
-            String plan = String.join("\n", strings(c, "EXPLAIN " + StateStore.DUE_SQL, NOW, 10));
+            String plan = String.join("\n", strings(c, "EXPLAIN " + Sweeps.DUE_SQL, NOW, 10));
             assertTrue(plan.contains("order_state_due"), plan);
         }
     }

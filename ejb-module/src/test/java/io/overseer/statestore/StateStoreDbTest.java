@@ -185,18 +185,18 @@ class StateStoreDbTest {
         }
         assertEquals(List.of(), ids(inStore(store -> store.lockClaimable(List.of("o-2"), T0.plusSeconds(3)).states())),
                 "claimed: no longer claimable");
-        assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(COMPLETE_BY).plusSeconds(1), 10)));
-        assertEquals(List.of("o-2"), inStore(store -> store.expired(T0.plusSeconds(2).plus(HEARTBEAT).plusSeconds(1), 10)),
+        assertEquals(List.of("o-2"), inStore(store -> sweeps(store).expired(T0.plusSeconds(2).plus(COMPLETE_BY).plusSeconds(1), 10)));
+        assertEquals(List.of("o-2"), inStore(store -> sweeps(store).expired(T0.plusSeconds(2).plus(HEARTBEAT).plusSeconds(1), 10)),
                 "a missed heartbeat expires it before its complete-by");
-        assertEquals(List.of(), inStore(store -> store.expired(T0.plusSeconds(3), 10)));
-        assertEquals(List.of("o-1"), inStore(store -> store.stranded(T0.plusSeconds(1), T0.plusSeconds(10), 10)));
+        assertEquals(List.of(), inStore(store -> sweeps(store).expired(T0.plusSeconds(3), 10)));
+        assertEquals(List.of("o-1"), inStore(store -> sweeps(store).stranded(T0.plusSeconds(1), T0.plusSeconds(10), 10)));
         OffsetDateTime o3Due = T0.plusMinutes(5);
-        assertEquals(List.of("o-1"), inStore(store -> store.stranded(o3Due.minusSeconds(8), o3Due.plusSeconds(2), 10)),
+        assertEquals(List.of("o-1"), inStore(store -> sweeps(store).stranded(o3Due.minusSeconds(8), o3Due.plusSeconds(2), 10)),
                 "o-3, untouched for minutes but due for 2 s only, is the due-order poller's, not stranded");
-        assertEquals(List.of("o-1", "o-3"), inStore(store -> store.stranded(o3Due.plusSeconds(1), o3Due.plusSeconds(11), 10))
+        assertEquals(List.of("o-1", "o-3"), inStore(store -> sweeps(store).stranded(o3Due.plusSeconds(1), o3Due.plusSeconds(11), 10))
                 .stream().sorted().toList(), "due for 11 s and still untouched: its claim was lost");
-        assertEquals(List.of("o-3"), inStore(store -> store.due(T0.plusMinutes(5), 10)));
-        assertEquals(List.of(), inStore(store -> store.due(T0.plusMinutes(4), 10)));
+        assertEquals(List.of("o-3"), inStore(store -> sweeps(store).due(T0.plusMinutes(5), 10)));
+        assertEquals(List.of(), inStore(store -> sweeps(store).due(T0.plusMinutes(4), 10)));
     }
 
     @Test
@@ -368,6 +368,12 @@ class StateStoreDbTest {
         FlowWindows flows = new FlowWindows();
         flows.em = store.em;
         return flows;
+    }
+
+    private static Sweeps sweeps(StateStore store) {
+        Sweeps sweeps = new Sweeps();
+        sweeps.em = store.em;
+        return sweeps;
     }
 
     private static OrderContents contents(StateStore store) {

@@ -9,7 +9,7 @@ import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.JobLease;
 import io.overseer.platform.LeaseLostException;
 import io.overseer.platform.Progress;
-import io.overseer.statestore.StateStore;
+import io.overseer.statestore.Sweeps;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ class SupervisorTest {
                 return true;
             }
         };
-        supervisor.store = new StateStore() {
+        supervisor.sweeps = new Sweeps() {
             @Override
             public List<String> expired(OffsetDateTime now, int limit) {
                 return expired;

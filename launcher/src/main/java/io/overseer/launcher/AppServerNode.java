@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The application server with the Overseer application, whichever {@link AppRuntime} runs it: what the
@@ -21,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 public abstract class AppServerNode extends ProcessNode {
 
-    private static final Logger LOG = LoggerFactory.getLogger(AppServerNode.class);
     public static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     /** The application's own readiness check, by name: present in every answer once it is deployed. */
     protected static final String APPLICATION_CHECK = "\"application\"";
@@ -76,10 +73,7 @@ public abstract class AppServerNode extends ProcessNode {
 
     /** Launches under the lock, waits outside it, so stop() can interrupt a start that hangs. */
     @Override
-    public void start() throws IOException {
-        long t0 = System.nanoTime();
-        long logStart = LogTail.size(logFile()); // a restart appends: only this start's lines count
-        ManagedProcess p = launchOnce();
+    protected final String awaitReady(ManagedProcess p, long logStart) throws IOException {
         configure(p);
         String readyUrl = healthUrl() + "/ready";
         // Payara answers UP with no checks at all once any application (the resource adapter) has started:
@@ -90,7 +84,7 @@ public abstract class AppServerNode extends ProcessNode {
             last.set(Wait.httpGet(readyUrl));
             return last.get() != null && last.get().okContaining(APPLICATION_CHECK);
         }, () -> stillStarting(p, last.get(), () -> LogTail.since(logFile(), logStart)), () -> p.tail(60));
-        LOG.info("{} ready at {} (pid {}) in {} ms", label, baseUrl(), p.pid(), millisSince(t0));
+        return "ready at " + baseUrl();
     }
 
     /**

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A local Artemis broker: {@code bin/artemis run} of its instance as a child. The instance's files are
@@ -14,7 +12,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerNode extends ProcessNode {
 
-    private static final Logger LOG = LoggerFactory.getLogger(BrokerNode.class);
 
     private final BrokerInstance instance;
     private final int port;
@@ -62,13 +59,6 @@ public final class BrokerNode extends ProcessNode {
         return ha;
     }
 
-    @Override
-    public void start() throws IOException {
-        long t0 = System.nanoTime();
-        long logStart = LogTail.size(logFile());
-        awaitActive(launchOnce(), t0, logStart);
-    }
-
     /**
      * Runs the existing instance again as it is, after a crash, as a service manager would
      * ({@code bin/artemis run} in the instance folder): nothing is created or rewritten, the journal is
@@ -76,16 +66,12 @@ public final class BrokerNode extends ProcessNode {
      */
     @Override
     public void restart() throws IOException {
-        long t0 = System.nanoTime();
-        long logStart = LogTail.size(logFile());
-        ManagedProcess p;
         synchronized (this) {
             if (isAlive()) {
                 throw new IllegalStateException(label() + " is still running (pid " + pid() + ")");
             }
-            p = launchOnce(this::run);
         }
-        awaitActive(p, t0, logStart);
+        start(this::run);
     }
 
     /**
@@ -94,14 +80,15 @@ public final class BrokerNode extends ProcessNode {
      * A backup never opens its acceptor while passive: it is ready once "AMQ221024: Backup server … is
      * synchronized with primary server", i.e. once it could take over.
      */
-    private void awaitActive(ManagedProcess p, long t0, long logStart) {
+    @Override
+    protected String awaitReady(ManagedProcess p, long logStart) {
         boolean backup = ha != null && ha.role() == BrokerHa.Role.BACKUP;
         Wait.until(label(), Duration.ofSeconds(90),
                 backup ? () -> LogTail.since(logFile(), logStart).contains("AMQ221024")
                         : () -> Wait.portOpen(host().address(), port) && LogTail.since(logFile(), logStart).contains("AMQ221007"),
                 p::isAlive, () -> p.tail(40));
-        LOG.info("{} {} on {}:{} (pid {}) in {} ms, console http://localhost:{}/console", label(),
-                backup ? "in sync" : "ready", host().address(), port, p.pid(), millisSince(t0), consolePort);
+        return (backup ? "in sync" : "ready") + " on " + host().address() + ":" + port
+                + ", console http://localhost:" + consolePort + "/console";
     }
 
     /**

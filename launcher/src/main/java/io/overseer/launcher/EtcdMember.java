@@ -49,10 +49,10 @@ public final class EtcdMember extends ProcessNode {
         return "etcd " + memberName;
     }
 
-    /** Launches the member; {@link #awaitHealthy} waits for it (with the others running). */
+    /** Launched only: {@link #awaitHealthy} waits for it, with the other members running. */
     @Override
-    public void start() throws IOException {
-        launchOnce();
+    protected String awaitReady(ManagedProcess process, long logStart) {
+        return "launched";
     }
 
     /** Until the member answers healthy, which needs a leader, hence a majority of the members running. */

@@ -62,10 +62,10 @@ public final class PatroniNode extends ProcessNode {
         return "Patroni " + nodeName;
     }
 
-    /** Launches Patroni; {@link PostgresHa} waits for the role it expects ({@link #awaitSynchronous}). */
+    /** Launched only: whoever starts the cluster waits for the role it needs ({@link #awaitPrimary}, {@link #awaitSynchronous}). */
     @Override
-    public void start() throws IOException {
-        launchOnce();
+    protected String awaitReady(ManagedProcess process, long logStart) {
+        return "launched";
     }
 
     /** Until this node is the primary holding the leader lock. */

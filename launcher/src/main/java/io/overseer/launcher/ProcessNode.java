@@ -13,11 +13,12 @@ import org.slf4j.LoggerFactory;
  * simulator, every application server. What is the same for all of them lives here: at most one process
  * at a time, launched under the lock so that a start racing a stop cannot leave a second one behind;
  * stop() as SIGTERM then SIGKILL after the node's grace; kill9() as a crash; pid() and isAlive() of that
- * process; its log file. A subclass says how to launch its process ({@link #launch}) and how to wait until
- * it is ready (its start()), nothing about stopping it.
+ * process; its log file; and start() itself, one template for every node: launch, wait until ready, log
+ * how long it took. A subclass says how to launch its process ({@link #launch}) and how to tell that it is
+ * ready ({@link #awaitReady}), nothing about stopping it.
  *
  * <p>start() launches under the lock and waits outside it, so that stop() can interrupt a start that
- * hangs: a subclass's start() calls {@link #launchOnce()} and then waits on the process it returns.
+ * hangs.
  */
 public abstract class ProcessNode implements Node {
 
@@ -41,6 +42,37 @@ public abstract class ProcessNode implements Node {
      * process of this node running.
      */
     protected abstract ManagedProcess launch() throws IOException;
+
+    /**
+     * Launches the process (or takes the one running), waits until it is ready ({@link #awaitReady}), and
+     * logs "LABEL WHAT (pid N) in N ms". Throws, with the process's last log lines, if it dies or is not
+     * ready in time.
+     */
+    @Override
+    public void start() throws IOException {
+        start(this::launch);
+    }
+
+    /** As {@link #start()}, starting the process with {@code how} (e.g. the broker's restart as it is). */
+    protected final void start(Launch how) throws IOException {
+        long t0 = System.nanoTime();
+        long logStart = LogTail.size(logFile); // a restart appends: only this start's lines count
+        ManagedProcess p = launchOnce(how);
+        String ready = awaitReady(p, logStart);
+        log.info("{} {} (pid {}) in {} ms", label(), ready, p.pid(), millisSince(t0));
+    }
+
+    /**
+     * Waits, outside the lock, until the process just launched is ready, or throws; returns what the start's
+     * log line says after the label ("ready at http://…"). {@code logStart}: where this start's lines begin
+     * in {@link #logFile()}, for a node whose log tells that it is ready.
+     */
+    protected abstract String awaitReady(ManagedProcess process, long logStart) throws IOException;
+
+    /** The readiness probe of a node that serves a health URL: GET {@code url} answers 200, the process alive. */
+    protected final void awaitHttpOk(ManagedProcess process, Duration timeout, String url) {
+        Wait.until(label(), timeout, () -> Wait.httpStatus(url) == 200, process::isAlive, () -> process.tail(40));
+    }
 
     /** The running process if there is one, else the one {@link #launch()} starts. */
     protected final ManagedProcess launchOnce() throws IOException {

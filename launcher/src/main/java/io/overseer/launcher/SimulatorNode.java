@@ -7,13 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The remote-service simulator (the pattern's remote service), as its own JVM so tests can kill it. */
 public final class SimulatorNode extends ProcessNode {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SimulatorNode.class);
 
     private final StackLayout layout;
     private final Path dataDir;
@@ -44,12 +41,9 @@ public final class SimulatorNode extends ProcessNode {
     }
 
     @Override
-    public void start() throws IOException {
-        long t0 = System.nanoTime();
-        ManagedProcess p = launchOnce();
-        Wait.until(label(), Duration.ofSeconds(60), () -> Wait.httpStatus(baseUrl() + "/health") == 200,
-                p::isAlive, () -> p.tail(40));
-        LOG.info("Simulator ready at {} (pid {}) in {} ms", baseUrl(), p.pid(), millisSince(t0));
+    protected String awaitReady(ManagedProcess process, long logStart) {
+        awaitHttpOk(process, Duration.ofSeconds(60), baseUrl() + "/health");
+        return "ready at " + baseUrl();
     }
 
     @Override

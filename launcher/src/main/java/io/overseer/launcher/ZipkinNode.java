@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Zipkin's server (io.zipkin:zipkin-server, the runnable jar), the trace viewer of {@code ./run --tracing}: spans
@@ -16,7 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ZipkinNode extends ProcessNode {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZipkinNode.class);
     /**
      * Zipkin drops the oldest traces beyond this many spans. Its default, 500,000, does not fit the 256 MB heap
      * given here (a span of the application with its tags is ~1 KB in memory): the JVM would run out instead.
@@ -45,12 +42,9 @@ public final class ZipkinNode extends ProcessNode {
     }
 
     @Override
-    public void start() throws IOException {
-        long t0 = System.nanoTime();
-        ManagedProcess p = launchOnce();
-        Wait.until(label(), Duration.ofSeconds(90), () -> Wait.httpStatus(baseUrl() + "/health") == 200,
-                p::isAlive, () -> p.tail(40));
-        LOG.info("Zipkin ready at {} (pid {}) in {} ms", uiUrl(), p.pid(), millisSince(t0));
+    protected String awaitReady(ManagedProcess process, long logStart) {
+        awaitHttpOk(process, Duration.ofSeconds(90), baseUrl() + "/health");
+        return "ready at " + uiUrl();
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,31 @@ class ProcessNodeTest {
         assertEquals(0, node.launches.get());
     }
 
+    @Test
+    void startLaunchesThenWaitsUntilReadyByTheLinesOfThisStartAlone() throws Exception {
+        node = new ShellNode(dir, Duration.ofSeconds(5), "echo 'rea''dy'; exec sleep 30", "ready");
+        node.start();
+
+        assertTrue(node.isAlive());
+        assertEquals(List.of(0L), node.logStarts, "the first start reads the log from its beginning");
+        node.stop();
+        long before = Files.size(node.logFile());
+        node.start();
+
+        assertTrue(node.isAlive());
+        assertEquals(List.of(0L, before), node.logStarts, "a restart appends: its readiness reads only its own lines");
+    }
+
+    @Test
+    void aStartWhoseProcessDiesBeforeItIsReadyFailsWithItsLastLines() {
+        node = new ShellNode(dir, Duration.ofSeconds(5), "echo 'boo''m'; exit 3", "ready");
+
+        IllegalStateException failed = assertThrows(IllegalStateException.class, node::start);
+
+        assertTrue(failed.getMessage().contains("process died before it was ready"), failed.getMessage());
+        assertTrue(failed.getMessage().contains("boom"), failed.getMessage());
+    }
+
     /**
      * A node whose process is {@code sh -c script}, counting its launches. The log starts with the command
      * line, so a script's marker is quoted apart ({@code 'trap''ped'}) to be found only once it is printed.
@@ -130,13 +157,20 @@ class ProcessNodeTest {
     private static final class ShellNode extends ProcessNode {
 
         final AtomicInteger launches = new AtomicInteger();
+        final List<Long> logStarts = new CopyOnWriteArrayList<>();
         private final Path workDir;
         private final String script;
+        private final String readyMarker;
 
         ShellNode(Path dir, Duration grace, String script) {
+            this(dir, grace, script, null);
+        }
+
+        ShellNode(Path dir, Duration grace, String script, String readyMarker) {
             super(dir.resolve("logs/shell.log"), grace);
             this.workDir = dir.resolve("work");
             this.script = script;
+            this.readyMarker = readyMarker;
         }
 
         @Override
@@ -149,9 +183,16 @@ class ProcessNodeTest {
             return "Shell";
         }
 
+        /** Ready once this start's own lines hold the marker; launched only without one. */
         @Override
-        public void start() throws IOException {
-            launchOnce();
+        protected String awaitReady(ManagedProcess process, long logStart) {
+            logStarts.add(logStart);
+            if (readyMarker == null) {
+                return "launched";
+            }
+            Wait.until(label(), Duration.ofSeconds(20), () -> LogTail.since(logFile(), logStart).contains(readyMarker),
+                    process::isAlive, () -> process.tail(20));
+            return "ready";
         }
 
         @Override

@@ -1,20 +1,36 @@
 package io.overseer.remoteservice;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A W3C {@code traceparent} header of version 00, as a caller's client span sends it. Only a
  * well-formed one is ever kept: anything else comes from a client the simulator must not trust, so it
  * is treated as absent rather than stored, logged or answered back.
+ *
+ * <p>Validated as Overseer validates what it receives ({@code io.overseer.platform.TraceParent}): version 00
+ * at its exact length, the rest by OpenTelemetry's own W3C propagator (lowercase hex, ids not all zero). The
+ * simulator is a separate tool that cannot depend on the application, so the two share the library, not code.
  */
 record TraceParent(String value) {
 
     static final String HEADER = "traceparent";
     static final int LENGTH = 55;
-    private static final Pattern VERSION_00 = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
-    private static final String ZERO_TRACE_ID = "0".repeat(32);
-    private static final String ZERO_SPAN_ID = "0".repeat(16);
+
+    private static final TextMapGetter<String> HEADER_GETTER = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(String carrier) {
+            return List.of(HEADER);
+        }
+
+        @Override
+        public String get(String carrier, String key) {
+            return HEADER.equals(key) ? carrier : null;
+        }
+    };
 
     /**
      * The header's values as received, or null: absent, repeated (the W3C rule: several
@@ -26,14 +42,12 @@ record TraceParent(String value) {
 
     static TraceParent parse(String header) {
         // Length first, so an oversized header costs nothing more than this comparison.
-        if (header == null || header.length() != LENGTH || !VERSION_00.matcher(header).matches()) {
+        if (header == null || header.length() != LENGTH || !header.startsWith("00-")) {
             return null;
         }
-        TraceParent parsed = new TraceParent(header);
-        if (parsed.traceId().equals(ZERO_TRACE_ID) || parsed.parentSpanId().equals(ZERO_SPAN_ID)) {
-            return null;
-        }
-        return parsed;
+        boolean valid = Span.fromContext(W3CTraceContextPropagator.getInstance()
+                .extract(Context.root(), header, HEADER_GETTER)).getSpanContext().isValid();
+        return valid ? new TraceParent(header) : null;
     }
 
     String traceId() {

@@ -2,11 +2,13 @@ package io.overseer.it;
 
 import io.overseer.support.Poll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Http;
 import io.overseer.support.TestStack;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +68,35 @@ class OperatorIT extends DeployedWarIT {
         assertEquals(409, conflict.status(), conflict.body());
         assertTrue(conflict.contentType().startsWith("application/problem+json"));
         assertEquals(400, api.operator(orderId, "cancel", "", TestStack.OPERATOR.name(), TestStack.OPERATOR.password()).status());
+    }
+
+    /**
+     * The console's former URLs of the order actions send the caller to the one URL of each (docs/http-api.md,
+     * Changes): 308, so the same POST with the same body is repeated there, and answered there alone.
+     */
+    @Test
+    void theFormerConsoleActionUrlsRedirectToTheOperatorOnes() {
+        String orderId = api.submit("c-moved", "single-charge");
+        api.awaitState(orderId, WAIT, "Processed");
+        String body = "{\"reason\":\"moved\"}";
+        Http.Credentials operator = TestStack.credentials(TestStack.OPERATOR);
+
+        for (String action : List.of("resubmit", "cancel")) {
+            Http.Reply moved = Http.post(root.resolve("api/admin/orders/" + orderId + "/" + action), "application/json",
+                    body, operator);
+            assertEquals(308, moved.status(), moved.body());
+            URI target = root.resolve(moved.location());
+            assertEquals(root.resolve("api/operator/orders/" + orderId + "/" + action), target);
+            Http.Reply there = Http.post(target, "application/json", body, operator);
+            assertEquals(409, there.status(), "a Processed order takes neither action: " + there.body());
+        }
+        assertEquals(404, Http.post(root.resolve("api/admin/orders/" + orderId + "/delete"), "application/json", body,
+                operator).status(), "only the two actions moved");
+        assertEquals(403, Http.post(root.resolve("api/admin/orders/" + orderId + "/cancel"), "application/json", body,
+                TestStack.credentials(TestStack.VIEWER)).status(), "the old URL still needs the operator role");
+        for (JsonNode entry : api.history(orderId)) {
+            assertNotEquals("operator", entry.get("actor").asText(), "no action was taken: " + entry);
+        }
     }
 
     private void awaitStep(String orderId, int step, String state) {

@@ -325,7 +325,7 @@ abstract class OutageScenario {
                     .forEach(line -> out.append(System.lineSeparator()).append("  log ").append(line));
         }
         // What the safety nets said: a poller or supervisor that stopped working explains a stuck order.
-        log.stream().filter(line -> line.contains("StrandedOrderPoller") || line.contains("stranded")
+        log.stream().filter(line -> line.contains("OrderPollers") || line.contains("stranded")
                         || line.contains("Supervisor") && line.contains("WARN")).limit(30)
                 .forEach(line -> out.append(System.lineSeparator()).append("log ").append(line));
         return out.toString();

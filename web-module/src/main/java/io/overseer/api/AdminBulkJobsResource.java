@@ -130,7 +130,7 @@ public class AdminBulkJobsResource {
                 "ratePerSecond", "must be 1 to " + MAX_RATE);
         checks.validate();
         int rate = request.ratePerSecond() == null ? settings.rate() : request.ratePerSecond();
-        BulkJobs.Job job = jobs.start(action, selection, operator(), request.reason(), rate);
+        BulkJobs.Job job = jobs.start(action, selection, Operators.name(security), request.reason(), rate);
         return Response.created(uriInfo.getBaseUriBuilder().path("admin/bulk-jobs/{id}").build(job.id()))
                 .entity(job).build();
     }
@@ -202,7 +202,7 @@ public class AdminBulkJobsResource {
     public BulkJobs.Job cancel(@PathParam("id") String id, @NotNull @Valid OperatorResource.Action action) {
         long jobId = id(id);
         BulkJobs.Job job = get(id);
-        if (!jobs.cancel(jobId, operator(), action.reason())) {
+        if (!jobs.cancel(jobId, Operators.name(security), action.reason())) {
             throw new ClientErrorException("Bulk job " + jobId + " is " + jobs.job(jobId).map(BulkJobs.Job::state)
                     .orElse(job.state()) + ", not running", Response.Status.CONFLICT);
         }
@@ -316,9 +316,5 @@ public class AdminBulkJobsResource {
 
     private static String blankToNull(String text) {
         return blank(text) ? null : text;
-    }
-
-    private String operator() {
-        return security.getUserPrincipal().getName();
     }
 }

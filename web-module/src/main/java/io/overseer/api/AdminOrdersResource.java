@@ -1,13 +1,8 @@
 package io.overseer.api;
 
 import io.overseer.admin.AdminQueries;
-import io.overseer.admin.OperatorActions;
-import io.overseer.statestore.ProcessState;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotNull;
-import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
@@ -17,7 +12,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Duration;
@@ -28,9 +23,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The console's view of orders (docs/console.md): the listing with the operators' filters, one order
- * with its history and remote calls, and the order actions. Reads need role viewer or operator, actions
- * role operator (web.xml); each action says why, and the history and the audit log record who.
+ * The console's view of orders (docs/console.md): the listing with the operators' filters, and one order
+ * with its history, remote calls and the actions allowed now (role viewer or operator). The actions
+ * themselves are {@link OperatorResource}'s.
  */
 @Path("admin/orders")
 @Tag(name = "admin")
@@ -44,10 +39,6 @@ public class AdminOrdersResource {
 
     @Inject
     AdminQueries queries;
-    @Inject
-    OperatorActions actions;
-    @Context
-    SecurityContext security;
 
     @GET
     @Operation(summary = "List orders with filters, oldest first, by keyset pages (role viewer)")
@@ -113,39 +104,25 @@ public class AdminOrdersResource {
         return queries.detail(orderId).orElseThrow(() -> new NotFoundException("No such order"));
     }
 
+    /**
+     * The order actions' former console URLs: they are served at {@code /api/operator/orders/{id}/…} alone
+     * ({@link OperatorResource}), and a client of the old ones is sent there. 308 keeps the method and the
+     * body; nothing is read or done here, so the action is authorised, validated and recorded once, there.
+     */
     @POST
-    @Path("{orderId}/resubmit")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Run an order in Error again from the failed step (role operator)")
-    @APIResponse(responseCode = "200", description = "The order after the action")
-    @APIResponse(responseCode = "400", ref = "Invalid")
+    @Path("{orderId}/{action}") // a template without a regex: the OpenAPI document shows it as a path
+    @Operation(summary = "Moved to /api/operator/orders/{orderId}/resubmit and …/cancel (308)", deprecated = true)
+    @APIResponse(responseCode = "308", description = "Location: the action's URL; repeat the request there")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
-    @APIResponse(responseCode = "409", ref = "Conflict")
-    public AdminQueries.Detail resubmit(@PathParam("orderId") String orderId,
-                                        @NotNull @Valid OperatorResource.Action action) {
-        return OperatorResource.orderAfter(actions.resubmit(orderId, operator(), action.reason()),
-                () -> queries.detail(orderId));
-    }
-
-    @POST
-    @Path("{orderId}/cancel")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Abandon an order and undo what it did (role operator)")
-    @APIResponse(responseCode = "200", description = "The order after the action")
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "401", ref = "Unauthorized")
-    @APIResponse(responseCode = "403", ref = "Forbidden")
-    @APIResponse(responseCode = "404", ref = "NotFound")
-    @APIResponse(responseCode = "409", ref = "Conflict")
-    public AdminQueries.Detail cancel(@PathParam("orderId") String orderId,
-                                      @NotNull @Valid OperatorResource.Action action) {
-        return OperatorResource.orderAfter(actions.cancel(orderId, operator(), action.reason()),
-                () -> queries.detail(orderId));
-    }
-
-    private String operator() {
-        return security.getUserPrincipal().getName();
+    public Response moved(@PathParam("orderId") String orderId,
+                          @Parameter(description = "resubmit or cancel") @PathParam("action") String action,
+                          @Context UriInfo uriInfo) {
+        if (!action.equals("resubmit") && !action.equals("cancel")) {
+            throw new NotFoundException("No such order action");
+        }
+        URI target = uriInfo.getBaseUriBuilder().path(OperatorResource.class).path(action).build(orderId);
+        return Response.status(Response.Status.PERMANENT_REDIRECT).location(target).build();
     }
 }

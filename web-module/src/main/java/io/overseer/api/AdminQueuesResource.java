@@ -98,7 +98,7 @@ public class AdminQueuesResource {
     public Done redrive(@PathParam("messageId") String id, @NotNull @Valid OperatorResource.Action action)
             throws BrokerUnavailableException {
         long messageId = messageId(id);
-        if (!actions.redrive(messageId, operator(), action.reason())) {
+        if (!actions.redrive(messageId, Operators.name(security), action.reason())) {
             throw new NotFoundException("No dead letter " + messageId + " that can go back: it is gone, or it has no"
                     + " original queue (messages dead-lettered from the agents' queues can only be deleted)");
         }
@@ -116,7 +116,7 @@ public class AdminQueuesResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "503", ref = "BrokerUnavailable")
     public Done redriveAll(@NotNull @Valid OperatorResource.Action action) throws BrokerUnavailableException {
-        return new Done("redrive-all", null, actions.redriveAll(operator(), action.reason()));
+        return new Done("redrive-all", null, actions.redriveAll(Operators.name(security), action.reason()));
     }
 
     @POST
@@ -133,7 +133,7 @@ public class AdminQueuesResource {
     public Done delete(@PathParam("messageId") String id, @NotNull @Valid OperatorResource.Action action)
             throws BrokerUnavailableException {
         long messageId = messageId(id);
-        if (!actions.delete(messageId, operator(), action.reason())) {
+        if (!actions.delete(messageId, Operators.name(security), action.reason())) {
             throw new NotFoundException("No dead letter " + messageId);
         }
         return new Done("delete", messageId, 1);
@@ -161,9 +161,5 @@ public class AdminQueuesResource {
         Integer value = query.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         query.validate();
         return value;
-    }
-
-    private String operator() {
-        return security.getUserPrincipal().getName();
     }
 }

@@ -2,6 +2,7 @@ package io.overseer.api;
 
 import io.overseer.admin.AdminQueries;
 import io.overseer.admin.AuditLog;
+import io.overseer.admin.ClusterQueries;
 import io.overseer.admin.DispatchPauses;
 import io.overseer.messaging.BrokerQueues;
 import io.overseer.messaging.BrokerUnavailableException;
@@ -82,8 +83,8 @@ public class AdminResource {
 
     @JsonbNillable
     @JsonbPropertyOrder({"supervisor", "instances", "database"})
-    public record Instances(AdminQueries.Lease supervisor, List<AdminQueries.Instance> instances,
-                            AdminQueries.DatabaseServer database) {
+    public record Instances(ClusterQueries.Lease supervisor, List<ClusterQueries.Instance> instances,
+                            ClusterQueries.DatabaseServer database) {
     }
 
     /** How many orders in Error the overview names one by one; the count says how many there are. */
@@ -91,6 +92,8 @@ public class AdminResource {
 
     @Inject
     AdminQueries queries;
+    @Inject
+    ClusterQueries cluster;
     @Inject
     DispatchPauses pauses;
     @Inject
@@ -138,7 +141,7 @@ public class AdminResource {
                     "This instance cannot send to the broker: dispatch and replies wait until it is back", null));
         }
         OffsetDateTime now = clocks.now();
-        queries.supervisorLease().filter(lease -> lease.holder() == null || lease.expiresAt().isBefore(now))
+        cluster.supervisorLease().filter(lease -> lease.holder() == null || lease.expiresAt().isBefore(now))
                 .ifPresent(lease -> alerts.add(new Alert("supervisor-idle", "critical",
                         "No instance holds the supervisor lease: expired attempts are not recovered", null)));
         long inError = counts.getOrDefault(ProcessState.Error, 0L);
@@ -192,7 +195,7 @@ public class AdminResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     public Pauses pause(@NotNull @Valid PauseRequest request) {
         requirePausable(request.scope());
-        pauses.pause(request.scope(), operator(), request.reason());
+        pauses.pause(request.scope(), Operators.name(security), request.reason());
         return pauses();
     }
 
@@ -207,7 +210,7 @@ public class AdminResource {
     @APIResponse(responseCode = "404", ref = "NotFound")
     public Pauses resume(@PathParam("scope") String scope, @NotNull @Valid OperatorResource.Action action) {
         // No check that a workflow names the scope: a pause of an operation a deployment renamed must end too.
-        if (!pauses.resume(scope, operator(), action.reason()).changed()) {
+        if (!pauses.resume(scope, Operators.name(security), action.reason()).changed()) {
             throw new NotFoundException("Dispatch of " + scope + " is not paused");
         }
         return pauses();
@@ -228,7 +231,7 @@ public class AdminResource {
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
     public Instances instances() {
-        return new Instances(queries.supervisorLease().orElse(null), queries.instances(), queries.databaseServer());
+        return new Instances(cluster.supervisorLease().orElse(null), cluster.instances(), cluster.databaseServer());
     }
 
     @GET
@@ -244,9 +247,5 @@ public class AdminResource {
         Long beforeId = query.optional("before", before, Long::valueOf, "must be the id of an audit entry");
         query.validate();
         return audit.newest(size, beforeId);
-    }
-
-    private String operator() {
-        return security.getUserPrincipal().getName();
     }
 }

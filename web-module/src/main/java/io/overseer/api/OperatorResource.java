@@ -23,12 +23,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Operator actions on an order (role {@code operator}, see web.xml): resubmit an order in Error from
- * where it failed, or cancel an order, undoing what it did. Both say why; the history records who.
+ * where it failed, or cancel an order, undoing what it did. Both say why; the history and the audit log
+ * record who. The one URL of each action, for clients and the console alike; the console's former URLs
+ * answer a redirect here ({@link AdminOrdersResource#moved}).
  */
 @Path("operator/orders/{orderId}")
 @Tag(name = "operator")
@@ -59,7 +59,7 @@ public class OperatorResource {
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView resubmit(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
-        return orderAfter(actions.resubmit(orderId, operator(), action.reason()), () -> queries.find(orderId));
+        return orderAfter(orderId, actions.resubmit(orderId, Operators.name(security), action.reason()));
     }
 
     @POST
@@ -72,21 +72,14 @@ public class OperatorResource {
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "409", ref = "Conflict")
     public OrderView cancel(@PathParam("orderId") String orderId, @NotNull @Valid Action action) {
-        return orderAfter(actions.cancel(orderId, operator(), action.reason()), () -> queries.find(orderId));
+        return orderAfter(orderId, actions.cancel(orderId, Operators.name(security), action.reason()));
     }
 
-    /**
-     * An order action's answer, here and in the console ({@link AdminOrdersResource}): the order as it is
-     * after the action, in the caller's view of it; 404 when the action found no such order.
-     */
-    static <T> T orderAfter(boolean exists, Supplier<Optional<T>> view) {
+    /** An order action's answer: the order as it is after the action; 404 when the action found no such order. */
+    private OrderView orderAfter(String orderId, boolean exists) {
         if (!exists) {
             throw new NotFoundException("No such order");
         }
-        return view.get().orElseThrow();
-    }
-
-    private String operator() {
-        return security.getUserPrincipal().getName();
+        return queries.find(orderId).orElseThrow();
     }
 }

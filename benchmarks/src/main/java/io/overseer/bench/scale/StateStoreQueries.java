@@ -32,7 +32,7 @@ final class StateStoreQueries {
             + " ORDER BY complete_by LIMIT 200";
 
     /**
-     * StateStore.STRANDED_SQL: the claimable records untouched (and due) for 10 s (the poller's threshold), limit bound
+     * Sweeps.STRANDED_SQL: the claimable records untouched (and due) for 10 s (the poller's threshold), limit bound
      * by the caller (100 here); read without a lock, then claimed by id (CLAIM_BY_IDS).
      */
     static final String STRANDED = "SELECT order_id FROM order_state"
