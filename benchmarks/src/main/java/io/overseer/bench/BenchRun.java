@@ -47,6 +47,8 @@ final class BenchRun {
             if (p.costs() != null) {
                 f.put(p.name() + ".cpuMsPerOrder", p.costs().cpuTotalMs());
                 f.put(p.name() + ".cpuMsPerOrder.serverJit", p.costs().serverJitMs());
+                p.costs().serverThreadMs().forEach((group, ms) ->
+                        f.put(p.name() + ".cpuMsPerOrder.server." + group.key, ms));
                 for (int i = 0; i < CostMeter.PROCESSES.length; i++) {
                     f.put(p.name() + ".cpuMsPerOrder." + CostMeter.PROCESSES[i], p.costs().cpuMs()[i]);
                 }
