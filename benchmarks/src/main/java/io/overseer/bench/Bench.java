@@ -188,26 +188,21 @@ public final class Bench {
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));
 
-        JfrProfile jfr = o.jfr() ? new JfrProfile(stack.serverPid(), runDir.resolve("server-e2e.jfr")) : null;
-        if (jfr != null) {
-            jfr.start();
-        }
         PhaseResult peakRest = add(run, phases.run("e2e-rest", "End to end, REST: " + o.e2eOrders() + " three-step orders",
                 PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, true, p -> threeStep(rest, p, o)));
         PhaseResult peakJms;
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             peakJms = add(run, phases.run("e2e-jms", "End to end, JMS: " + o.e2eOrders() + " three-step orders",
                     PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, false, jms::submitter));
-            if (jfr != null) {
-                jfr.stop();
-                run.jfrTop = jfr.top(20);
-            }
             double restRate = peakRest.ordersPerSecond() / 2;
             add(run, phases.run("latency-rest", "Latency, REST, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(restRate, o.latencySeconds()), c, restRate, 3, 3, true, p -> threeStep(rest, p, o)));
             double jmsRate = peakJms.ordersPerSecond() / 2;
             add(run, phases.run("latency-jms", "Latency, JMS, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(jmsRate, o.latencySeconds()), c, jmsRate, 3, 3, false, jms::submitter));
+        }
+        if (o.jfr()) {
+            run.jfrTop = profiled(o, run, stack, runDir, phases, rest);
         }
         Map<String, List<Double>> lat = new LinkedHashMap<>();
         lat.put("REST", run.phases.get("latency-rest").latenciesMs());
@@ -246,6 +241,26 @@ public final class Bench {
                 run.plots.add(phase + "-throughput.png");
             }
         }
+    }
+
+    /**
+     * --jfr: two more end-to-end bursts, REST then JMS, as large as the measured ones, under a JFR recording;
+     * checked, not reported. After the compared phases, so that no reported figure carries the recording's cost
+     * (it ran during e2e-rest and e2e-jms before, and weighed on the one against the other).
+     */
+    private static List<JfrProfile.Hot> profiled(BenchOptions o, BenchRun run, BenchStack stack, Path runDir,
+                                                 PhaseRunner phases, RestOrders rest) throws Exception {
+        JfrProfile jfr = new JfrProfile(stack.serverPid(), runDir.resolve("server-e2e.jfr"));
+        jfr.start();
+        try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
+            run.problems.addAll(phases.run("jfr-rest", "profiled (JFR), REST", PhaseRunner.Kind.PEAK, o.e2eOrders(),
+                    o.clients(), 0, 3, 3, true, p -> threeStep(rest, p, o)).problems());
+            run.problems.addAll(phases.run("jfr-jms", "profiled (JFR), JMS", PhaseRunner.Kind.PEAK, o.e2eOrders(),
+                    o.clients(), 0, 3, 3, false, jms::submitter).problems());
+        } finally {
+            jfr.stop();
+        }
+        return jfr.top(20);
     }
 
     private static int paced(double rate, int seconds) {

@@ -57,7 +57,8 @@ record BenchOptions(
               --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
               --scale-finished A,B    finished orders for the state-store scale probe (10000,1000000; quick 1000,10000)
               --port-base P           first of the five ports (18380)
-              --jfr                   JFR recording of the server during the end-to-end phase, top-20 methods
+              --jfr                   after the measured phases, two more end-to-end bursts (REST, JMS) under a JFR
+                                      recording of the server, top-20 methods (no reported figure carries it)
               --without-peers         run without the peers and ceilings (their columns say "not run")
               --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
               --server-jit J          c1|tiered: the server JVM's JIT compilers, passed to the launcher (default

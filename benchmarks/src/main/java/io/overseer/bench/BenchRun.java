@@ -38,6 +38,10 @@ final class BenchRun {
             f.put(p.name() + ".ordersPerSecond", p.ordersPerSecond());
             f.put(p.name() + ".stepsPerSecond", p.stepsPerSecond());
             f.put(p.name() + ".submitPerSecond", p.load().perSecond());
+            if (!Double.isNaN(p.drainPerSecond())) {
+                f.put(p.name() + ".drainPerSecond", p.drainPerSecond());
+                f.put(p.name() + ".drainOrders", (double) p.drainOrders());
+            }
             if (!p.latenciesMs().isEmpty()) {
                 f.put(p.name() + ".p50Ms", p.p(50));
                 f.put(p.name() + ".p95Ms", p.p(95));

@@ -65,7 +65,9 @@ final class Report {
         peersTable();
         if (!run.jfrTop.isEmpty()) {
             line("");
-            line("Hottest methods in " + run.options.runtime().label() + " during the end-to-end peak phases (JFR execution samples, top frame):");
+            line("Hottest methods in " + run.options.runtime().label() + " (JFR execution samples, top frame), recorded"
+                    + " during two more end-to-end bursts (REST, then JMS, " + run.options.e2eOrders() + " orders each)"
+                    + " run after the measured phases: no figure above carries the recording:");
             line("");
             line("| % | samples | method |");
             line("|---|---|---|");
@@ -92,7 +94,7 @@ final class Report {
             line("| **Overhead**: one no-op step (coded agent), " + over.orders() + " orders, first claim → last Processed | **"
                     + f1(over.ordersPerSecond()) + " orders/s** | " + ratio(over.ordersPerSecond(), "peer.db-scheduler.lock-and-fetch.noop", "db-scheduler lock-and-fetch no-op")
                     + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
-            line("| Overhead, drain only (after the last submission) | " + f1(over.drainPerSecond()) + " orders/s | |");
+            drainRow("Overhead", over);
             line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
                     + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients")
                     + "; " + ratio(over.load().perSecond(), "ceiling.container.delayed-submit",
@@ -108,6 +110,7 @@ final class Report {
                         + f1(p.stepsPerSecond()) + " steps/s (submission " + f0(p.load().perSecond()) + "/s) | "
                         + baselineRatio(p) + "; steps/s " + ratio(p.stepsPerSecond(), "peer.db-scheduler.lock-and-fetch.http",
                         "db-scheduler one HTTP call per task") + " |");
+                drainRow("End to end " + (p == rest ? "REST" : "JMS"), p);
             }
         }
         for (String lone : List.of("lone-rest", "lone-jms")) {
@@ -141,6 +144,13 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /** Processing alone: the orders that became final after the last submission, over that time. */
+    private void drainRow(String phase, PhaseResult p) {
+        line("| " + phase + ", drain only (processing alone: the last submission → the last Processed) | "
+                + f1(p.drainPerSecond()) + " orders/s | " + p.drainOrders() + " orders in " + f1(p.drainSeconds())
+                + " s; with submission: " + f1(p.ordersPerSecond()) + " orders/s |");
     }
 
     /** The batch endpoint against single submissions, both delayed (stored, not processed), same clients (SubmissionBatches). */
