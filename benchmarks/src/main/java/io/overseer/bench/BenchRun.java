@@ -78,6 +78,9 @@ final class BenchRun {
             f.put("bulk.cpuMsPerActionNet", bulk.cpuMsPerActionNet());
         }
         peers.results.forEach((name, n) -> f.put(name, n.path("value").asDouble()));
+        if (!Double.isNaN(peers.loginShare())) {
+            f.put("ceiling.container.loginShare", peers.loginShare());
+        }
         return f;
     }
 }

@@ -123,6 +123,22 @@ final class Peers {
         failures.put(label, reason);
     }
 
+    /** A numeric field of a result, or NaN when it was not measured. */
+    double field(String name, String field) {
+        JsonNode n = results.get(name);
+        return n == null ? Double.NaN : n.path(field).asDouble(Double.NaN);
+    }
+
+    /**
+     * The login's share of a request: (authenticated GET − the same GET refused before login) ÷ authenticated,
+     * in server CPU-ms per answer (ContainerFloor); NaN when either was not measured.
+     */
+    double loginShare() {
+        double auth = field("ceiling.container.authenticated-get", "serverCpuMsPerAnswer");
+        double anon = field("ceiling.container.unauthenticated-get", "serverCpuMsPerAnswer");
+        return (auth - anon) / auth;
+    }
+
     /** The value of a result, or NaN when it was not measured. */
     double value(String name) {
         JsonNode n = results.get(name);

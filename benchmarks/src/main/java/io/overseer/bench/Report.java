@@ -102,6 +102,7 @@ final class Report {
                     + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
                     "an authenticated GET answered 404") + " |");
         }
+        loginRow();
         submissionBatchRow();
         for (PhaseResult p : new PhaseResult[] {rest, jms}) {
             if (p != null) {
@@ -144,6 +145,23 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /** What the login costs a request: the authenticated GET against the same GET refused before login (ContainerFloor). */
+    private void loginRow() {
+        double share = run.peers.loginShare();
+        if (Double.isNaN(share)) {
+            return;
+        }
+        String auth = "ceiling.container.authenticated-get";
+        String anon = "ceiling.container.unauthenticated-get";
+        line("| **The login's share of a request**: `GET /api/orders/{id}` with HTTP Basic (404) against the same"
+                + " GET without credentials (401, refused before login), " + run.options.clients() + " clients | **"
+                + f0(share * 100) + " %** of the server's CPU per request ("
+                + f3(run.peers.field(auth, "serverCpuMsPerAnswer")) + " − " + f3(run.peers.field(anon, "serverCpuMsPerAnswer"))
+                + " CPU-ms) | " + f0(run.peers.value(auth)) + " against " + f0(run.peers.value(anon)) + " requests/s;"
+                + " an upper bound: the difference also holds JAX-RS and the 404's primary-key read; `GET /health/live` "
+                + f3(run.peers.field("ceiling.container.health-live", "serverCpuMsPerAnswer")) + " CPU-ms |");
     }
 
     /** Processing alone: the orders that became final after the last submission, over that time. */
@@ -337,8 +355,8 @@ final class Report {
     private void peersTable() {
         line("Peers and ceilings, on the same PostgreSQL (database `" + Db.PEERS_DB + "`) and broker, run after the"
                 + " phases above with the stack idle; last, the server's own floor (`ceiling.container.*`: an"
-                + " authenticated GET answered 404, and a submission delayed 300 days, stored and not processed,"
-                + " with the same clients):");
+                + " authenticated GET answered 404, the same GET without credentials answered 401, `GET /health/live`,"
+                + " and a submission delayed 300 days, stored and not processed, with the same clients):");
         line("");
         line("| measurement | value | details |");
         line("|---|---|---|");

@@ -31,6 +31,15 @@ import java.util.function.Supplier;
  *   <li>{@code ceiling.container.authenticated-get}: {@code GET /api/orders/{random id}}, answered 404 (a
  *   problem body) — one BASIC-authenticated JAX-RS request with one primary-key read, no transaction
  *   that writes. No Overseer design can answer a REST submission for less.</li>
+ *   <li>{@code ceiling.container.unauthenticated-get}: the same {@code GET /api/orders/{random id}} without
+ *   credentials, answered 401 (a problem body, from the application's error-page servlet) —
+ *   the same listener, filter chain and security-constraint match, refused before any login: no realm, no
+ *   JAX-RS, no read. Every path a caller may reach without login under /api is this one (web.xml closes all of
+ *   /api); /health/live, the other request served without login, runs the server's health servlet and the
+ *   application's liveness checks, a different path, and is measured beside it for reference.
+ *   ({@code (authenticated − unauthenticated) ÷ authenticated}, server CPU per answer, is the report's login
+ *   share: an upper bound, since the difference also holds the JAX-RS dispatch and the primary-key read.)</li>
+ *   <li>{@code ceiling.container.health-live}: {@code GET /health/live} without credentials, answered 200.</li>
  *   <li>{@code ceiling.container.delayed-submit}: {@code POST /api/orders} with a {@code notBefore} 300 days
  *   ahead — the whole submission (validation, the transaction that stores the order, 202), with nothing
  *   processed afterwards. The REST submission's own price, apart from the processing that competes with it.</li>
@@ -69,6 +78,11 @@ public final class ContainerFloor {
         measure("ceiling.container.authenticated-get", "requests/s", 404, client, pid, seconds, clients,
                 () -> HttpRequest.newBuilder(URI.create(url + "/api/orders/" + UUID.randomUUID()))
                         .header("Authorization", auth).timeout(TIMEOUT).GET().build());
+        measure("ceiling.container.unauthenticated-get", "requests/s", 401, client, pid, seconds, clients,
+                () -> HttpRequest.newBuilder(URI.create(url + "/api/orders/" + UUID.randomUUID()))
+                        .timeout(TIMEOUT).GET().build());
+        measure("ceiling.container.health-live", "requests/s", 200, client, pid, seconds, clients,
+                () -> HttpRequest.newBuilder(URI.create(url + "/health/live")).timeout(TIMEOUT).GET().build());
         measure("ceiling.container.delayed-submit", "orders/s", 202, client, pid, seconds, clients,
                 () -> HttpRequest.newBuilder(URI.create(url + "/api/orders")).header("Authorization", auth)
                         .header("Content-Type", "application/json").timeout(TIMEOUT)
