@@ -153,15 +153,16 @@ final class Report {
         if (Double.isNaN(share)) {
             return;
         }
-        String auth = "ceiling.container.authenticated-get";
-        String anon = "ceiling.container.unauthenticated-get";
-        line("| **The login's share of a request**: `GET /api/orders/{id}` with HTTP Basic (404) against the same"
-                + " GET without credentials (401, refused before login), " + run.options.clients() + " clients | **"
-                + f0(share * 100) + " %** of the server's CPU per request ("
-                + f3(run.peers.field(auth, "serverCpuMsPerAnswer")) + " − " + f3(run.peers.field(anon, "serverCpuMsPerAnswer"))
-                + " CPU-ms) | " + f0(run.peers.value(auth)) + " against " + f0(run.peers.value(anon)) + " requests/s;"
-                + " an upper bound: the difference also holds JAX-RS and the 404's primary-key read; `GET /health/live` "
-                + f3(run.peers.field("ceiling.container.health-live", "serverCpuMsPerAnswer")) + " CPU-ms |");
+        double auth = run.peers.field("ceiling.container.authenticated-get", "serverCpuMsPerAnswer");
+        double anon = run.peers.field("ceiling.container.unauthenticated-get", "serverCpuMsPerAnswer");
+        double refused = run.peers.field("ceiling.container.authenticated-refused", "serverCpuMsPerAnswer");
+        line("| **The login's share of a request** (HTTP Basic, the file realm), server CPU-ms per request, "
+                + run.options.clients() + " clients: a GET refused after the login (403) − the same refused before it"
+                + " (401), ÷ the authenticated `GET /api/orders/{id}` (404) | **" + f0(share * 100) + " %** ("
+                + f3(refused) + " − " + f3(anon) + " = " + f3(refused - anon) + " of " + f3(auth) + " CPU-ms) | the"
+                + " rest of the 404: the container's floor (the 401) " + f3(anon) + ", JAX-RS, the read and the problem"
+                + " (404 − 403) " + f3(auth - refused) + "; `GET /health/live` " + f3(run.peers.field(
+                "ceiling.container.health-live", "serverCpuMsPerAnswer")) + " |");
     }
 
     /** Processing alone: the orders that became final after the last submission, over that time. */
