@@ -57,38 +57,57 @@ public final class Bench {
             System.setProperty(IDLE_CONNECTION_PROPERTY, "10");
         }
         Path root = Path.of("").toAbsolutePath();
-        BenchOptions options;
+        List<BenchOptions> runs;
         try {
             if (List.of(args).contains("--help")) {
                 System.out.print(BenchOptions.USAGE);
                 return;
             }
-            options = BenchOptions.parse(args, root);
+            runs = BenchOptions.jitRuns(args, root);
         } catch (BenchOptions.UsageException e) {
             System.err.println("bench: " + e.getMessage() + " (see ./bench --help)");
             System.exit(2);
             return;
         }
         List<String> missing = Peers.missingPrograms();
-        if (!missing.isEmpty() && !options.withoutPeers()) {
+        if (!missing.isEmpty() && !runs.get(0).withoutPeers()) {
             System.err.println("bench: the peer and ceiling programs are missing, so no ratio can be computed: "
                     + String.join(", ", missing) + " (package io.overseer.bench.peers/ceilings/scale of the benchmarks"
                     + " module). Run with --without-peers to measure Overseer alone.");
             System.exit(3);
             return;
         }
-        int code;
+        int code = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            // --server-jit both: C1, then tiered, each a whole run on its own stack; the first failure's code wins.
+            Bench bench = new Bench(runs.size() > 1 ? runs.get(i).serverJit() : null, i > 0);
+            int one = bench.attempt(runs.get(i), List.of(args), missing);
+            code = code != 0 ? code : one;
+        }
+        System.exit(code);
+    }
+
+    /** Under --server-jit both, which of the two runs this is (c1, tiered); null for a lone run. */
+    private final String jitOfPair;
+    /** The second of a pair appends its section to the quick report instead of replacing the first's. */
+    private final boolean appendQuick;
+
+    private Bench(String jitOfPair, boolean appendQuick) {
+        this.jitOfPair = jitOfPair;
+        this.appendQuick = appendQuick;
+    }
+
+    private int attempt(BenchOptions o, List<String> args, List<String> missing) {
         try {
-            code = new Bench().run(options, List.of(args), missing);
+            return run(o, args, missing);
         } catch (IllegalStateException e) {
             Log.info("FAILED: " + e.getMessage()); // a condition the message names in full
-            code = 1;
+            return 1;
         } catch (Exception e) {
             Log.info("FAILED: " + e);
             e.printStackTrace();
-            code = 1;
+            return 1;
         }
-        System.exit(code);
     }
 
     private int run(BenchOptions o, List<String> args, List<String> missingPeers) throws Exception {
@@ -99,21 +118,25 @@ public final class Bench {
         run.args = args;
         run.startedAt = HUMAN.format(started);
         run.machine = Machine.describe(o.root(), o.runtime());
-        run.title = o.title() != null ? o.title() : "Run " + run.startedAt + " (" + run.machine.git() + ")";
+        run.title = (o.title() != null ? o.title() : "Run " + run.startedAt + " (" + run.machine.git() + ")")
+                + (jitOfPair == null ? "" : ", JIT " + jitOfPair + " (`--server-jit both`: C1, then tiered)");
         run.warmupOrders = o.quick() ? 20 : 2000; // as many as each peer gets (Peers: --warmup)
 
         Path benchDir = Files.createDirectories(o.root().resolve("target/bench"));
         // One ./bench per worktree: a second one would take the first one's leftovers for a dead run's.
-        lockFile = java.nio.channels.FileChannel.open(benchDir.resolve("bench.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        if (lockFile.tryLock() == null) {
-            throw new IllegalStateException("another ./bench is running in " + o.root() + " (target/bench/bench.lock)");
+        if (lockFile == null) { // the second run of a pair holds it already
+            lockFile = java.nio.channels.FileChannel.open(benchDir.resolve("bench.lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (lockFile.tryLock() == null) {
+                throw new IllegalStateException("another ./bench is running in " + o.root() + " (target/bench/bench.lock)");
+            }
         }
         BenchStack.stopLeftover(o.root());
         deleteOldRuns(benchDir);
         Path runDir = Files.createDirectories(benchDir.resolve("run-" + STAMP.format(started)));
-        Path plotDir = o.quick() ? Files.createDirectories(benchDir.resolve("quick-results"))
-                : Files.createDirectories(o.root().resolve("benchmarks/results/" + STAMP.format(started)));
+        String plots = (o.quick() ? "target/bench/quick-results" : "benchmarks/results/" + STAMP.format(started))
+                + (jitOfPair == null ? "" : "/jit-" + jitOfPair);
+        Path plotDir = Files.createDirectories(o.root().resolve(plots));
         run.plotDirRelative = o.root().relativize(plotDir).toString();
         run.baseline = readBaseline(o.root().resolve("benchmarks/results/baseline.json"));
 
@@ -188,26 +211,21 @@ public final class Bench {
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));
 
-        JfrProfile jfr = o.jfr() ? new JfrProfile(stack.serverPid(), runDir.resolve("server-e2e.jfr")) : null;
-        if (jfr != null) {
-            jfr.start();
-        }
         PhaseResult peakRest = add(run, phases.run("e2e-rest", "End to end, REST: " + o.e2eOrders() + " three-step orders",
                 PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, true, p -> threeStep(rest, p, o)));
         PhaseResult peakJms;
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             peakJms = add(run, phases.run("e2e-jms", "End to end, JMS: " + o.e2eOrders() + " three-step orders",
                     PhaseRunner.Kind.PEAK, o.e2eOrders(), c, 0, 3, 3, false, jms::submitter));
-            if (jfr != null) {
-                jfr.stop();
-                run.jfrTop = jfr.top(20);
-            }
             double restRate = peakRest.ordersPerSecond() / 2;
             add(run, phases.run("latency-rest", "Latency, REST, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(restRate, o.latencySeconds()), c, restRate, 3, 3, true, p -> threeStep(rest, p, o)));
             double jmsRate = peakJms.ordersPerSecond() / 2;
             add(run, phases.run("latency-jms", "Latency, JMS, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(jmsRate, o.latencySeconds()), c, jmsRate, 3, 3, false, jms::submitter));
+        }
+        if (o.jfr()) {
+            run.jfrTop = profiled(o, run, stack, runDir, phases, rest);
         }
         Map<String, List<Double>> lat = new LinkedHashMap<>();
         lat.put("REST", run.phases.get("latency-rest").latenciesMs());
@@ -248,6 +266,26 @@ public final class Bench {
         }
     }
 
+    /**
+     * --jfr: two more end-to-end bursts, REST then JMS, as large as the measured ones, under a JFR recording;
+     * checked, not reported. After the compared phases, so that no reported figure carries the recording's cost
+     * (it ran during e2e-rest and e2e-jms before, and weighed on the one against the other).
+     */
+    private static List<JfrProfile.Hot> profiled(BenchOptions o, BenchRun run, BenchStack stack, Path runDir,
+                                                 PhaseRunner phases, RestOrders rest) throws Exception {
+        JfrProfile jfr = new JfrProfile(stack.serverPid(), runDir.resolve("server-e2e.jfr"));
+        jfr.start();
+        try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
+            run.problems.addAll(phases.run("jfr-rest", "profiled (JFR), REST", PhaseRunner.Kind.PEAK, o.e2eOrders(),
+                    o.clients(), 0, 3, 3, true, p -> threeStep(rest, p, o)).problems());
+            run.problems.addAll(phases.run("jfr-jms", "profiled (JFR), JMS", PhaseRunner.Kind.PEAK, o.e2eOrders(),
+                    o.clients(), 0, 3, 3, false, jms::submitter).problems());
+        } finally {
+            jfr.stop();
+        }
+        return jfr.top(20);
+    }
+
     private static int paced(double rate, int seconds) {
         return Math.max(10, (int) Math.round(rate * seconds));
     }
@@ -278,7 +316,8 @@ public final class Bench {
         if (o.saveBaseline()) {
             JSON.writeValue(o.root().resolve("benchmarks/results/baseline.json").toFile(), json);
         }
-        writeReport(o.report(), o.quick() ? section : "\n" + section, o.quick());
+        boolean replace = o.quick() && !appendQuick;
+        writeReport(o.report(), replace ? section : "\n" + section, replace);
         Log.info("report written to " + o.report() + ", plots and results.json in " + plotDir);
         if (!run.peers.failures.isEmpty() && !o.withoutPeers()) {
             Log.info("peers or ceilings not measured: " + run.peers.failures);

@@ -57,11 +57,14 @@ record BenchOptions(
               --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
               --scale-finished A,B    finished orders for the state-store scale probe (10000,1000000; quick 1000,10000)
               --port-base P           first of the five ports (18380)
-              --jfr                   JFR recording of the server during the end-to-end phase, top-20 methods
+              --jfr                   after the measured phases, two more end-to-end bursts (REST, JMS) under a JFR
+                                      recording of the server, top-20 methods (no reported figure carries it)
               --without-peers         run without the peers and ceilings (their columns say "not run")
               --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
-              --server-jit J          c1|tiered: the server JVM's JIT compilers, passed to the launcher (default
-                                      c1, the launcher's; tiered is the JVM's own C1-then-C2), named in the report
+              --server-jit J          c1|tiered|both: the server JVM's JIT compilers, passed to the launcher (default
+                                      c1, the launcher's; tiered is the JVM's own C1-then-C2, what a team's own
+                                      server runs), named in the report. both: the whole run twice, C1 then
+                                      tiered, each on a fresh stack, two sections in the report
               --app-property K=V      an application property for this run's server (repeatable), e.g.
                                       overseer.submission.concurrency=8; the report names every one
               --tracing               MicroProfile Telemetry on, every order traced (100 %), exported to Zipkin
@@ -214,12 +217,39 @@ record BenchOptions(
         return portBase + 6;
     }
 
-    /** c1 or tiered, as the launcher's --server-jit takes them; anything else fails before the start. */
+    /**
+     * c1 or tiered, as the launcher's --server-jit takes them, or both (the bench runs twice, {@link #jitRuns});
+     * anything else fails before the start.
+     */
     private static String jit(String option, String value) {
-        if (!value.equals("c1") && !value.equals("tiered")) {
-            throw new UsageException(option + " must be c1 or tiered, not: " + value);
+        if (!value.equals("c1") && !value.equals("tiered") && !value.equals(BOTH_JITS)) {
+            throw new UsageException(option + " must be c1, tiered or both, not: " + value);
         }
         return value;
+    }
+
+    static final String BOTH_JITS = "both";
+
+    /**
+     * The runs to make: this one, or under {@code --server-jit both} one with C1 and one tiered, parsed again from
+     * the same arguments so that each keeps every other option.
+     */
+    static List<BenchOptions> jitRuns(String[] args, Path root) {
+        BenchOptions o = parse(args, root);
+        if (!o.serverJit().equals(BOTH_JITS)) {
+            return List.of(o);
+        }
+        List<BenchOptions> runs = new ArrayList<>();
+        for (String jit : List.of("c1", "tiered")) {
+            String[] one = args.clone();
+            for (int i = 0; i + 1 < one.length; i++) {
+                if (one[i].equals("--server-jit")) {
+                    one[i + 1] = jit;
+                }
+            }
+            runs.add(parse(one, root));
+        }
+        return runs;
     }
 
     /** K=V with an application property's name (overseer.…): anything else would not reach the application. */

@@ -38,6 +38,10 @@ final class BenchRun {
             f.put(p.name() + ".ordersPerSecond", p.ordersPerSecond());
             f.put(p.name() + ".stepsPerSecond", p.stepsPerSecond());
             f.put(p.name() + ".submitPerSecond", p.load().perSecond());
+            if (!Double.isNaN(p.drainPerSecond())) {
+                f.put(p.name() + ".drainPerSecond", p.drainPerSecond());
+                f.put(p.name() + ".drainOrders", (double) p.drainOrders());
+            }
             if (!p.latenciesMs().isEmpty()) {
                 f.put(p.name() + ".p50Ms", p.p(50));
                 f.put(p.name() + ".p95Ms", p.p(95));
@@ -47,6 +51,8 @@ final class BenchRun {
             if (p.costs() != null) {
                 f.put(p.name() + ".cpuMsPerOrder", p.costs().cpuTotalMs());
                 f.put(p.name() + ".cpuMsPerOrder.serverJit", p.costs().serverJitMs());
+                p.costs().serverThreadMs().forEach((group, ms) ->
+                        f.put(p.name() + ".cpuMsPerOrder.server." + group.key, ms));
                 for (int i = 0; i < CostMeter.PROCESSES.length; i++) {
                     f.put(p.name() + ".cpuMsPerOrder." + CostMeter.PROCESSES[i], p.costs().cpuMs()[i]);
                 }
@@ -72,6 +78,9 @@ final class BenchRun {
             f.put("bulk.cpuMsPerActionNet", bulk.cpuMsPerActionNet());
         }
         peers.results.forEach((name, n) -> f.put(name, n.path("value").asDouble()));
+        if (!Double.isNaN(peers.loginShare())) {
+            f.put("ceiling.container.loginShare", peers.loginShare());
+        }
         return f;
     }
 }

@@ -23,15 +23,26 @@ final class CostMeter {
      * commits -1 where not settled ({@link #settleAndTake} under {@code --quick}).
      */
     record Snapshot(long nanos, long[] pids, long[] ticks, long commits, long statements, Map<String, Long> queues,
-                    Simulator.Stats simulator, Map<Long, Long> serverCompilerTicks) {
+                    Simulator.Stats simulator, Map<Long, ProcessCpu.ThreadTicks> serverThreads) {
     }
 
     /**
      * What a window cost, per order (or per second for the idle window): CPU-ms per process (NaN when a process
-     * was restarted or not found), commits, statements, messages, and the simulator's own time per call.
+     * was restarted or not found), commits, statements, messages, the simulator's own time per call, and the
+     * server's CPU-ms by thread group ({@link ServerThreads}; empty when not read).
      */
     record Costs(double windowSeconds, double divisor, double[] cpuMs, double commits, double statements,
-                 double messages, long simulatorCalls, double simulatorMsPerCall, double serverJitMs) {
+                 double messages, long simulatorCalls, double simulatorMsPerCall,
+                 Map<ServerThreads.Group, Double> serverThreadMs) {
+
+        /** The server JVM's JIT compiler threads: the compilation still under way, not the orders' own work. */
+        double serverJitMs() {
+            return serverThreadMs(ServerThreads.Group.JIT);
+        }
+
+        double serverThreadMs(ServerThreads.Group group) {
+            return serverThreadMs.getOrDefault(group, Double.NaN);
+        }
 
         double cpuTotalMs() {
             double sum = 0;
@@ -43,12 +54,22 @@ final class CostMeter {
 
         String summary(String per) {
             return String.format(java.util.Locale.ROOT,
-                    "per %s: CPU-ms server %.1f (of which its JIT compilers %.1f), broker %.1f, PostgreSQL %.1f,"
+                    "per %s: CPU-ms server %.1f (%s), broker %.1f, PostgreSQL %.1f,"
                             + " simulator %.1f (total %.1f); commits %s, statements %.1f, messages %.2f; simulator's own"
                             + " time %.2f ms per call (%d calls); window %.0f s",
-                    per, cpuMs[0], serverJitMs, cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(),
+                    per, cpuMs[0], threadSummary(), cpuMs[1], cpuMs[2], cpuMs[3], cpuTotalMs(),
                     Double.isNaN(commits) ? "not counted (--quick)" : String.format(java.util.Locale.ROOT, "%.2f", commits),
                     statements, messages, simulatorMsPerCall, simulatorCalls, windowSeconds);
+        }
+
+        private String threadSummary() {
+            if (serverThreadMs.isEmpty()) {
+                return "threads not read";
+            }
+            StringBuilder s = new StringBuilder();
+            serverThreadMs.forEach((g, ms) -> s.append(s.length() == 0 ? "" : ", ").append(g.key).append(' ')
+                    .append(Report.f1(ms)));
+            return s.toString();
         }
     }
 
@@ -107,9 +128,9 @@ final class CostMeter {
                 statements = rs.getLong(2);
             }
         }
-        Map<Long, Long> compilers = pids[0] < 0 ? Map.of() : ProcessCpu.compilerThreadTicks(pids[0]);
+        Map<Long, ProcessCpu.ThreadTicks> threads = pids[0] < 0 ? Map.of() : ProcessCpu.threadTicks(pids[0]);
         return new Snapshot(System.nanoTime(), pids, ticks, commits, statements, broker.messagesAdded(), simulator.stats(),
-                compilers);
+                threads);
     }
 
     /** Waits until PostgreSQL has published the counts of the work just finished, then reads. */
@@ -117,7 +138,7 @@ final class CostMeter {
         if (!settles) {
             Snapshot now = take();
             return new Snapshot(now.nanos(), now.pids(), now.ticks(), -1, now.statements(), now.queues(), now.simulator(),
-                    now.serverCompilerTicks());
+                    now.serverThreads());
         }
         Thread.sleep(SETTLE_MILLIS);
         return take();
@@ -142,10 +163,30 @@ final class CostMeter {
                 : BrokerCounters.added(a.queues(), b.queues()) / divisor;
         long calls = b.simulator().serviceCalls() - a.simulator().serviceCalls();
         double msPerCall = calls <= 0 ? Double.NaN : (b.simulator().serviceMs() - a.simulator().serviceMs()) / calls;
-        double jit = Double.isNaN(cpu[0]) || b.serverCompilerTicks().isEmpty() ? Double.NaN
-                : ProcessCpu.millis(ProcessCpu.compilerTicksBetween(a.serverCompilerTicks(), b.serverCompilerTicks())) / divisor;
+        Map<ServerThreads.Group, Double> threads = Double.isNaN(cpu[0]) || b.serverThreads().isEmpty() ? Map.of()
+                : byGroup(a, b, cpu[0] * divisor, divisor);
         double commits = a.commits() < 0 || b.commits() < 0 ? Double.NaN : (b.commits() - a.commits() - polls) / divisor;
         return new Costs((b.nanos() - a.nanos()) / 1e9, divisor, cpu, commits,
-                (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall, jit);
+                (b.statements() - a.statements() - polls) / divisor, messages, calls, msPerCall, threads);
+    }
+
+    /**
+     * The server's CPU by thread group, per {@code divisor}. Other is the process's total less the six named
+     * groups: besides the unnamed threads it holds the time of threads that ended within the window (a thread's
+     * time leaves /proc/PID/task with it, not the process's), so the groups always add up to the server's figure.
+     */
+    private static Map<ServerThreads.Group, Double> byGroup(Snapshot a, Snapshot b, double serverMs, double divisor) {
+        Map<ServerThreads.Group, Long> ticks = ServerThreads.ticksBetween(a.serverThreads(), b.serverThreads());
+        Map<ServerThreads.Group, Double> ms = new java.util.EnumMap<>(ServerThreads.Group.class);
+        double named = 0;
+        for (ServerThreads.Group g : ServerThreads.Group.values()) {
+            if (g != ServerThreads.Group.OTHER) {
+                double v = ProcessCpu.millis(ticks.get(g));
+                named += v;
+                ms.put(g, v / divisor);
+            }
+        }
+        ms.put(ServerThreads.Group.OTHER, Math.max(0, serverMs - named) / divisor);
+        return ms;
     }
 }

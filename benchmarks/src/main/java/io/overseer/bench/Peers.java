@@ -27,6 +27,8 @@ final class Peers {
     static final String SCALE = "io.overseer.bench.scale.ScaleProbe";
     static final String CONTAINER = "io.overseer.bench.ceilings.ContainerFloor";
     static final String SUBMISSION_BATCHES = "io.overseer.bench.ceilings.SubmissionBatches";
+    /** ./run's read-only user (viewer/viewer), which the launcher creates beside the demo user. */
+    static final String VIEWER = "viewer";
     static final List<String> PROGRAMS = List.of(PEER_BENCH, PGBENCH, ARTEMIS, SCALE, CONTAINER, SUBMISSION_BATCHES);
 
     record Job(String label, String mainClass, List<String> args, int timeoutMinutes) {
@@ -75,7 +77,7 @@ final class Peers {
         }
         // Last: it leaves delayed orders Pending in the application's database, which the scale probe copies.
         jobs.add(new Job("ContainerFloor", CONTAINER, List.of("--url", stack.baseUrl(), "--user", user,
-                "--password", password, "--server-pid", Long.toString(stack.serverPid()),
+                "--password", password, "--viewer-user", VIEWER, "--viewer-password", VIEWER, "--server-pid", Long.toString(stack.serverPid()),
                 "--seconds", o.quick() ? "3" : "10", "--clients", Integer.toString(o.clients())), 10));
         // Single orders against batches of 100 per request, delayed as ContainerFloor's: last too.
         jobs.add(new Job("SubmissionBatches", SUBMISSION_BATCHES, List.of("--url", stack.baseUrl(), "--user", user,
@@ -121,6 +123,23 @@ final class Peers {
 
     void notRun(String label, String reason) {
         failures.put(label, reason);
+    }
+
+    /** A numeric field of a result, or NaN when it was not measured. */
+    double field(String name, String field) {
+        JsonNode n = results.get(name);
+        return n == null ? Double.NaN : n.path(field).asDouble(Double.NaN);
+    }
+
+    /**
+     * The login's share of a request, in server CPU-ms per answer (ContainerFloor): a GET refused after the login
+     * (403) less the same refused before it (401), ÷ the authenticated GET answered 404; NaN when one is missing.
+     */
+    double loginShare() {
+        double auth = field("ceiling.container.authenticated-get", "serverCpuMsPerAnswer");
+        double anon = field("ceiling.container.unauthenticated-get", "serverCpuMsPerAnswer");
+        double refused = field("ceiling.container.authenticated-refused", "serverCpuMsPerAnswer");
+        return (refused - anon) / auth;
     }
 
     /** The value of a result, or NaN when it was not measured. */

@@ -15,7 +15,9 @@ record PhaseResult(
         double windowSeconds,
         double ordersPerSecond,
         double stepsPerSecond,
-        double drainPerSecond,  // overhead only: orders Processed after the last submission, per second
+        double drainPerSecond,  // bursts (overhead, end to end): orders Processed after the last submission, per second
+        long drainOrders,       // how many those were (0 for a paced phase)
+        double drainSeconds,    // the last submission to the last Processed
         List<Double> latenciesMs, // sorted
         double maxRssMiB,
         double[] load1,         // min, mean, max of the 1-minute load average

@@ -72,15 +72,21 @@ final class PhaseRunner {
 
         long start = kind == Kind.OVERHEAD ? d.firstClaim() : d.firstSubmit();
         double window = (d.lastProcessed() - start) / 1e6;
+        // The drain: processing alone, from the last submission until the last order is final — what the
+        // server does when it no longer answers submissions too (bursts only: a paced phase has no backlog).
         double drain = Double.NaN;
-        if (kind == Kind.OVERHEAD) {
+        long drainOrders = 0;
+        double drainSeconds = Double.NaN;
+        if (kind != Kind.LATENCY) {
             long from = d.lastSubmit();
-            drain = d.processedSince(from) / ((d.lastProcessed() - from) / 1e6);
+            drainOrders = d.processedSince(from);
+            drainSeconds = (d.lastProcessed() - from) / 1e6;
+            drain = drainSeconds > 0 ? drainOrders / drainSeconds : Double.NaN;
         }
         List<Double> latencies = d.latenciesMs();
         latencies.sort(null);
         PhaseResult r = new PhaseResult(name, description, orders, submitted, rate, window, d.orders.size() / window,
-                d.stepCompletions.size() / window, drain, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, d.hops(), agentCallMs, problems);
+                d.stepCompletions.size() / window, drain, drainOrders, drainSeconds, latencies, sampler.maxRssMiB(name), sampler.load(name), cost, d.hops(), agentCallMs, problems);
         Plots.throughput(d, description, plotDir.resolve(name + "-throughput.png"));
         Log.info(String.format("%s: %.1f orders/s, %.1f steps/s over %.1f s; latency p50 %.0f ms p99 %.0f ms; %s",
                 name, r.ordersPerSecond(), r.stepsPerSecond(), window, r.p(50), r.p(99),

@@ -56,22 +56,23 @@ public final class ProcessCpu {
         return sum;
     }
 
+    /** One thread's name as the kernel keeps it (15 characters) and its utime + stime. */
+    record ThreadTicks(String name, long ticks) {
+    }
+
     /**
-     * utime + stime of each of the process's JIT compiler threads (named "C1 CompilerThread…" and
-     * "C2 CompilerThread…"; the kernel keeps their first 15 characters), by thread id; empty if the process is
-     * gone. The JVM may end a compiler thread it no longer needs (UseDynamicNumberOfCompilerThreads): its time
-     * is then lost to this count, which is therefore a lower bound. On 2 cores the JVM runs one of each, which
-     * it never ends.
+     * utime + stime and the name (/proc/PID/task/TID/comm) of each of the process's live threads, by thread id;
+     * empty if the process is gone. A thread that ends takes its time with it (the process's own utime + stime
+     * keeps it): what the threads read between two readings is a lower bound, the rest is in the process's total.
      */
-    static Map<Long, Long> compilerThreadTicks(long pid) {
-        Map<Long, Long> ticks = new HashMap<>();
+    static Map<Long, ThreadTicks> threadTicks(long pid) {
+        Map<Long, ThreadTicks> ticks = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
-                    String name = Files.readString(task.resolve("comm")).trim();
-                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                        ticks.put(Long.parseLong(task.getFileName().toString()), parse(Files.readString(task.resolve("stat")), false));
-                    }
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    long used = parse(Files.readString(task.resolve("stat")), false);
+                    ticks.put(Long.parseLong(task.getFileName().toString()), new ThreadTicks(name, used));
                 } catch (IOException | RuntimeException threadGone) {
                     // ended between the listing and the read: not counted
                 }
@@ -80,15 +81,6 @@ public final class ProcessCpu {
             return Map.of();
         }
         return ticks;
-    }
-
-    /** Ticks the compiler threads used between two readings; a thread first seen in {@code b} counts from 0. */
-    static long compilerTicksBetween(Map<Long, Long> a, Map<Long, Long> b) {
-        long sum = 0;
-        for (Map.Entry<Long, Long> thread : b.entrySet()) {
-            sum += Math.max(0, thread.getValue() - a.getOrDefault(thread.getKey(), 0L));
-        }
-        return sum;
     }
 
     static double millis(long ticks) {

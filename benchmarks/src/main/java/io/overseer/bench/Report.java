@@ -61,11 +61,13 @@ final class Report {
         line("");
         figures();
         hopsTable();
-        costsTable();
+        md.append(CostTable.render(run));
         peersTable();
         if (!run.jfrTop.isEmpty()) {
             line("");
-            line("Hottest methods in " + run.options.runtime().label() + " during the end-to-end peak phases (JFR execution samples, top frame):");
+            line("Hottest methods in " + run.options.runtime().label() + " (JFR execution samples, top frame), recorded"
+                    + " during two more end-to-end bursts (REST, then JMS, " + run.options.e2eOrders() + " orders each)"
+                    + " run after the measured phases: no figure above carries the recording:");
             line("");
             line("| % | samples | method |");
             line("|---|---|---|");
@@ -92,7 +94,7 @@ final class Report {
             line("| **Overhead**: one no-op step (coded agent), " + over.orders() + " orders, first claim → last Processed | **"
                     + f1(over.ordersPerSecond()) + " orders/s** | " + ratio(over.ordersPerSecond(), "peer.db-scheduler.lock-and-fetch.noop", "db-scheduler lock-and-fetch no-op")
                     + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
-            line("| Overhead, drain only (after the last submission) | " + f1(over.drainPerSecond()) + " orders/s | |");
+            drainRow("Overhead", over);
             line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
                     + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients")
                     + "; " + ratio(over.load().perSecond(), "ceiling.container.delayed-submit",
@@ -100,6 +102,7 @@ final class Report {
                     + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
                     "an authenticated GET answered 404") + " |");
         }
+        loginRow();
         submissionBatchRow();
         for (PhaseResult p : new PhaseResult[] {rest, jms}) {
             if (p != null) {
@@ -108,6 +111,7 @@ final class Report {
                         + f1(p.stepsPerSecond()) + " steps/s (submission " + f0(p.load().perSecond()) + "/s) | "
                         + baselineRatio(p) + "; steps/s " + ratio(p.stepsPerSecond(), "peer.db-scheduler.lock-and-fetch.http",
                         "db-scheduler one HTTP call per task") + " |");
+                drainRow("End to end " + (p == rest ? "REST" : "JMS"), p);
             }
         }
         for (String lone : List.of("lone-rest", "lone-jms")) {
@@ -141,6 +145,31 @@ final class Report {
                 + " application took the message off the queue). Load average per phase (mean): "
                 + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
         line("");
+    }
+
+    /** What the login costs a request: the authenticated GET against the same GET refused before login (ContainerFloor). */
+    private void loginRow() {
+        double share = run.peers.loginShare();
+        if (Double.isNaN(share)) {
+            return;
+        }
+        double auth = run.peers.field("ceiling.container.authenticated-get", "serverCpuMsPerAnswer");
+        double anon = run.peers.field("ceiling.container.unauthenticated-get", "serverCpuMsPerAnswer");
+        double refused = run.peers.field("ceiling.container.authenticated-refused", "serverCpuMsPerAnswer");
+        line("| **The login's share of a request** (HTTP Basic, the file realm), server CPU-ms per request, "
+                + run.options.clients() + " clients: a GET refused after the login (403) − the same refused before it"
+                + " (401), ÷ the authenticated `GET /api/orders/{id}` (404) | **" + f0(share * 100) + " %** ("
+                + f3(refused) + " − " + f3(anon) + " = " + f3(refused - anon) + " of " + f3(auth) + " CPU-ms) | the"
+                + " rest of the 404: the container's floor (the 401) " + f3(anon) + ", JAX-RS, the read and the problem"
+                + " (404 − 403) " + f3(auth - refused) + "; `GET /health/live` " + f3(run.peers.field(
+                "ceiling.container.health-live", "serverCpuMsPerAnswer")) + " |");
+    }
+
+    /** Processing alone: the orders that became final after the last submission, over that time. */
+    private void drainRow(String phase, PhaseResult p) {
+        line("| " + phase + ", drain only (processing alone: the last submission → the last Processed) | "
+                + f1(p.drainPerSecond()) + " orders/s | " + p.drainOrders() + " orders in " + f1(p.drainSeconds())
+                + " s; with submission: " + f1(p.ordersPerSecond()) + " orders/s |");
     }
 
     /** The batch endpoint against single submissions, both delayed (stored, not processed), same clients (SubmissionBatches). */
@@ -253,50 +282,6 @@ final class Report {
         line(row.toString());
     }
 
-    /** Per order and phase: what the processes and PostgreSQL did (counted), next to how fast it went. */
-    private void costsTable() {
-        if (run.phases.values().stream().allMatch(p -> p.costs() == null)) {
-            return;
-        }
-        line("What an order cost, per phase (counted; `BENCHMARKS.md` says how to read it):");
-        line("");
-        line("| phase | orders/s | CPU-ms server | of which JIT | broker | PostgreSQL | simulator | **CPU-ms total** | commits"
-                + " | statements | messages | simulator's own ms per call | window |");
-        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (PhaseResult p : run.phases.values()) {
-            if (p.costs() != null) {
-                costRow(p.name() + (p.name().equals("bulk-during") ? " (per new order, the bulk job's work included)"
-                        : " (per order)"), f1(p.ordersPerSecond()), p.costs());
-            }
-        }
-        if (run.idle != null) {
-            costRow("idle background (per second)", "0", run.idle);
-        }
-        line("");
-        line("CPU: utime + stime from /proc/PID/stat of the server's JVM, the broker's JVM, the simulator's JVM and"
-                + " PostgreSQL (the postmaster, its live backends and the exited ones it reaped), over the window: the"
-                + " phase's first submission to " + CostMeter.SETTLE_MILLIS / 1000 + " s after its last order became final"
-                + " (PostgreSQL publishes a backend's counts up to 10 s late). Commits: pg_stat_database.xact_commit;"
-                + " statements: pg_stat_statements calls (top level) — both of the application's database, minus the"
-                + " bench's own completion polls (one each, every 2 s). Messages: MessagesAdded of the broker's durable"
-                + " queues (Jolokia). Nothing else is subtracted: the idle background over the window is in every"
-                + " figure; the last row measures it alone, per second, so that rate × window ÷ orders is its share."
-                + " Simulator: its own time per call, measured in its handler (GET /stats), over the same window."
-                + " Of which JIT: the server JVM's JIT compiler threads (C1, C2) alone, from /proc/PID/task — the"
-                + " compilation still under way, not the orders' own work (a lower bound: a compiler thread the JVM"
-                + " ends takes its time with it).");
-        line("");
-    }
-
-    private void costRow(String label, String rate, CostMeter.Costs c) {
-        double[] cpu = c.cpuMs();
-        line("| " + label + " | " + rate + " | " + f1(cpu[0]) + " | " + f1(c.serverJitMs()) + " | " + f1(cpu[1]) + " | "
-                + f1(cpu[2]) + " | " + f1(cpu[3])
-                + " | **" + f1(c.cpuTotalMs()) + "** | " + f2(c.commits()) + " | " + f1(c.statements()) + " | "
-                + f2(c.messages()) + " | " + (c.simulatorCalls() > 0 ? f2(c.simulatorMsPerCall()) + " (" + c.simulatorCalls()
-                + " calls)" : "no calls") + " | " + f0(c.windowSeconds()) + " s |");
-    }
-
     private void scaleRows() {
         List<Integer> sizes = run.options.scaleFinished();
         for (Map.Entry<String, JsonNode> e : run.peers.results.entrySet()) {
@@ -316,8 +301,8 @@ final class Report {
     private void peersTable() {
         line("Peers and ceilings, on the same PostgreSQL (database `" + Db.PEERS_DB + "`) and broker, run after the"
                 + " phases above with the stack idle; last, the server's own floor (`ceiling.container.*`: an"
-                + " authenticated GET answered 404, and a submission delayed 300 days, stored and not processed,"
-                + " with the same clients):");
+                + " authenticated GET answered 404, the same GET without credentials answered 401, `GET /health/live`,"
+                + " and a submission delayed 300 days, stored and not processed, with the same clients):");
         line("");
         line("| measurement | value | details |");
         line("|---|---|---|");

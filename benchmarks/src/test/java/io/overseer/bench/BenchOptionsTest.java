@@ -23,6 +23,20 @@ class BenchOptionsTest {
     }
 
     @Test
+    void bothJitsMeansTwoRunsC1ThenTieredEachWithTheOtherOptions() {
+        String[] args = {"--quick", "--server-jit", "both", "--clients", "8"};
+        List<BenchOptions> runs = BenchOptions.jitRuns(args, ROOT);
+        assertEquals(List.of("c1", "tiered"), runs.stream().map(BenchOptions::serverJit).toList());
+        runs.forEach(o -> assertEquals(8, o.clients()));
+        assertEquals(List.of("tiered"), BenchOptions.jitRuns(new String[] {"--server-jit", "tiered"}, ROOT).stream()
+                .map(BenchOptions::serverJit).toList());
+        assertEquals("c1", BenchOptions.jitRuns(new String[0], ROOT).get(0).serverJit());
+        BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--server-jit", "c2"}, ROOT));
+        assertTrue(e.getMessage().contains("c1, tiered or both"), e.getMessage());
+    }
+
+    @Test
     void quickRunsAreSmallAndNeverTouchBenchmarksMd() {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick", "--orders", "500"}, ROOT);
         assertTrue(o.quick());

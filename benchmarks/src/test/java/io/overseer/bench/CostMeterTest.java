@@ -1,7 +1,6 @@
 package io.overseer.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,19 +24,23 @@ class CostMeterTest {
     }
 
     @Test
-    void thisJvmHasCompilerThreadsWhoseTimeIsRead() {
-        assertFalse(ProcessCpu.compilerThreadTicks(ProcessHandle.current().pid()).isEmpty());
-        assertTrue(ProcessCpu.compilerThreadTicks(Long.MAX_VALUE).isEmpty());
+    void thisJvmsThreadsAreReadWithTheirNamesItsCompilerThreadsAmongThem() {
+        Map<Long, ProcessCpu.ThreadTicks> threads = ProcessCpu.threadTicks(ProcessHandle.current().pid());
+        assertTrue(threads.values().stream().anyMatch(t -> ServerThreads.classify(t.name()) == ServerThreads.Group.JIT),
+                threads.toString());
+        assertTrue(ProcessCpu.threadTicks(Long.MAX_VALUE).isEmpty());
     }
 
     @Test
     void aPhaseCostIsTheDifferenceDividedByOrdersMinusTheBenchOwnPolls() {
         long[] pids = {1, 2, 3, 4};
         CostMeter.Snapshot a = new CostMeter.Snapshot(0, pids, new long[] {100, 10, 20, 5}, 1000, 5000,
-                Map.of("q1", 10L, "q2", 0L), new Simulator.Stats(0, 0, 0, 30, 60.0), Map.of(7L, 40L, 8L, 5L));
+                Map.of("q1", 10L, "q2", 0L), new Simulator.Stats(0, 0, 0, 30, 60.0),
+                Map.of(7L, jit(40), 8L, jit(5), 10L, thread("http-thread-poo", 50), 11L, thread("Thread-3 (activ", 10)));
         CostMeter.Snapshot b = new CostMeter.Snapshot(2_000_000_000L, pids, new long[] {300, 30, 40, 15}, 1105, 5905,
                 Map.of("q1", 40L, "q2", 20L, "q3", 10L), new Simulator.Stats(0, 0, 0, 60, 120.0),
-                Map.of(7L, 100L, 9L, 20L)); // thread 8 ended (its time is lost), 9 is new
+                Map.of(7L, jit(100), 9L, jit(20), 10L, thread("http-thread-poo", 90), 11L, thread("Thread-3 (activ", 20)));
+                // thread 8 ended (its time is lost to JIT, kept in other), 9 is new
         CostMeter.Costs c = CostMeter.between(a, b, 10, 5);
 
         double tick = 1000.0 / ProcessCpu.TICKS_PER_SECOND;
@@ -51,6 +54,11 @@ class CostMeterTest {
         assertEquals(2, c.simulatorMsPerCall(), 1e-9);
         assertEquals(2, c.windowSeconds(), 1e-9);
         assertEquals(8 * tick, c.serverJitMs(), 1e-9);   // (60 + 20) / 10
+        assertEquals(4 * tick, c.serverThreadMs(ServerThreads.Group.REQUEST), 1e-9);  // 40 / 10
+        assertEquals(1 * tick, c.serverThreadMs(ServerThreads.Group.MDB), 1e-9);      // 10 / 10
+        assertEquals(0, c.serverThreadMs(ServerThreads.Group.COURIER), 1e-9);
+        assertEquals(7 * tick, c.serverThreadMs(ServerThreads.Group.OTHER), 1e-9);    // (200 - 80 - 40 - 10) / 10
+        assertEquals(c.cpuMs()[0], c.serverThreadMs().values().stream().mapToDouble(Double::doubleValue).sum(), 1e-9);
     }
 
     @Test
@@ -69,9 +77,9 @@ class CostMeterTest {
     @Test
     void aRestartedProcessOrUnreadBrokerGivesNoFigureRatherThanAWrongOne() {
         CostMeter.Snapshot a = new CostMeter.Snapshot(0, new long[] {1, 2, 3, 4}, new long[] {100, 10, 20, 5}, 0, 0,
-                Map.of(), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, 5L));
+                Map.of(), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, jit(5)));
         CostMeter.Snapshot b = new CostMeter.Snapshot(1, new long[] {9, 2, 3, 4}, new long[] {50, 10, 20, 5}, 0, 0,
-                Map.of("q1", 1L), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, 9L));
+                Map.of("q1", 1L), new Simulator.Stats(0, 0, 0, 0, 0), Map.of(1L, jit(9)));
         CostMeter.Costs c = CostMeter.between(a, b, 1, 0);
         assertTrue(Double.isNaN(c.cpuMs()[0]));
         assertTrue(Double.isNaN(c.serverJitMs()), "a restarted server's compilers are not this window's");
@@ -87,5 +95,13 @@ class CostMeterTest {
                   "q=b":{"MessagesAdded":3,"Durable":false,"Address":"overseer.reply.x"},
                   "q=c":{"MessagesAdded":9,"Durable":true,"Address":"activemq.notifications"}}}""";
         assertEquals(Map.of("q=a", 7L), BrokerCounters.parse(new ObjectMapper().readTree(answer)));
+    }
+
+    private static ProcessCpu.ThreadTicks jit(long ticks) {
+        return thread("C2 CompilerThre", ticks);
+    }
+
+    private static ProcessCpu.ThreadTicks thread(String name, long ticks) {
+        return new ProcessCpu.ThreadTicks(name, ticks);
     }
 }

@@ -31,6 +31,19 @@ import java.util.function.Supplier;
  *   <li>{@code ceiling.container.authenticated-get}: {@code GET /api/orders/{random id}}, answered 404 (a
  *   problem body) — one BASIC-authenticated JAX-RS request with one primary-key read, no transaction
  *   that writes. No Overseer design can answer a REST submission for less.</li>
+ *   <li>{@code ceiling.container.unauthenticated-get}: the same {@code GET /api/orders/{random id}} without
+ *   credentials, answered 401 (a problem body, from the application's error-page servlet) —
+ *   the same listener, filter chain and security-constraint match, refused before any login: no realm, no
+ *   JAX-RS, no read. Every path a caller may reach without login under /api is this one (web.xml closes all of
+ *   /api); /health/live, the other request served without login, runs the server's health servlet and the
+ *   application's liveness checks, a different path, and is measured beside it for reference.</li>
+ *   <li>{@code ceiling.container.authenticated-refused} (with {@code --viewer-user}): a user without the
+ *   operator role, logged in, asking {@code GET /api/operator/orders/{random id}}: answered 403 by the container
+ *   after the login, through the same error page as the 401. The two differ by the login alone (the realm's
+ *   password check, the caller's principal and groups, the role check): {@code (refused − unauthenticated) ÷
+ *   authenticated} is the report's login share, and {@code authenticated − refused} is the JAX-RS dispatch, the
+ *   read and the 404's problem.</li>
+ *   <li>{@code ceiling.container.health-live}: {@code GET /health/live} without credentials, answered 200.</li>
  *   <li>{@code ceiling.container.delayed-submit}: {@code POST /api/orders} with a {@code notBefore} 300 days
  *   ahead — the whole submission (validation, the transaction that stores the order, 202), with nothing
  *   processed afterwards. The REST submission's own price, apart from the processing that competes with it.</li>
@@ -41,12 +54,14 @@ import java.util.function.Supplier;
  * that is thrown away afterwards.
  *
  * <pre>
- * ContainerFloor --url http://127.0.0.1:P --user U --password PW --server-pid PID [--seconds 10] [--clients 32]
+ * ContainerFloor --url http://127.0.0.1:P --user U --password PW --server-pid PID [--viewer-user V --viewer-password VP]
+ *                [--seconds 10] [--clients 32]
  * </pre>
  */
 public final class ContainerFloor {
 
-    private static final Set<String> ARGS = Set.of("url", "user", "password", "server-pid", "seconds", "clients");
+    private static final Set<String> ARGS = Set.of("url", "user", "password", "viewer-user", "viewer-password",
+            "server-pid", "seconds", "clients");
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     public static void main(String[] args) {
@@ -69,6 +84,18 @@ public final class ContainerFloor {
         measure("ceiling.container.authenticated-get", "requests/s", 404, client, pid, seconds, clients,
                 () -> HttpRequest.newBuilder(URI.create(url + "/api/orders/" + UUID.randomUUID()))
                         .header("Authorization", auth).timeout(TIMEOUT).GET().build());
+        measure("ceiling.container.unauthenticated-get", "requests/s", 401, client, pid, seconds, clients,
+                () -> HttpRequest.newBuilder(URI.create(url + "/api/orders/" + UUID.randomUUID()))
+                        .timeout(TIMEOUT).GET().build());
+        if (!cli.get("viewer-user", "").isEmpty()) {
+            String viewer = "Basic " + Base64.getEncoder().encodeToString((cli.required("viewer-user") + ":"
+                    + cli.required("viewer-password")).getBytes(StandardCharsets.UTF_8));
+            measure("ceiling.container.authenticated-refused", "requests/s", 403, client, pid, seconds, clients,
+                    () -> HttpRequest.newBuilder(URI.create(url + "/api/operator/orders/" + UUID.randomUUID()))
+                            .header("Authorization", viewer).timeout(TIMEOUT).GET().build());
+        }
+        measure("ceiling.container.health-live", "requests/s", 200, client, pid, seconds, clients,
+                () -> HttpRequest.newBuilder(URI.create(url + "/health/live")).timeout(TIMEOUT).GET().build());
         measure("ceiling.container.delayed-submit", "orders/s", 202, client, pid, seconds, clients,
                 () -> HttpRequest.newBuilder(URI.create(url + "/api/orders")).header("Authorization", auth)
                         .header("Content-Type", "application/json").timeout(TIMEOUT)
