@@ -1,6 +1,5 @@
 package io.overseer.bench.ceilings;
 
-import io.overseer.bench.ProcessCpu;
 import io.overseer.bench.peers.Cli;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,17 +8,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -118,40 +110,15 @@ public final class ContainerFloor {
     /** Answers per second, answers, and server CPU-ms per answer over {@code seconds} of {@code clients} loops. */
     private double[] load(int expected, HttpClient client, long pid, int seconds, int clients,
                           Supplier<HttpRequest> request) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong answers = new AtomicLong();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        List<Future<?>> loops = new ArrayList<>();
-        long cpu0 = ProcessCpu.ticks(pid, false);
-        long t0 = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            loops.add(pool.submit(() -> {
-                while (!stop.get()) {
-                    HttpResponse<String> response = client.send(request.get(), HttpResponse.BodyHandlers.ofString());
-                    if (response.statusCode() != expected) {
-                        throw new IllegalStateException(request.get().method() + " answered " + response.statusCode()
-                                + ", expected " + expected + ": " + response.body());
-                    }
-                    answers.incrementAndGet();
-                }
-                return null;
-            }));
-        }
-        Thread.sleep(seconds * 1000L);
-        stop.set(true);
-        try {
-            for (Future<?> loop : loops) {
-                loop.get(); // a failed loop fails the measurement
+        ClosedLoop.Measured m = ClosedLoop.run(pid, seconds, clients, () -> {
+            HttpRequest sent = request.get();
+            HttpResponse<String> response = client.send(sent, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != expected) {
+                throw new IllegalStateException(sent.method() + " answered " + response.statusCode()
+                        + ", expected " + expected + ": " + response.body());
             }
-        } finally {
-            pool.shutdownNow();
-        }
-        double elapsed = (System.nanoTime() - t0) / 1e9;
-        long cpu1 = ProcessCpu.ticks(pid, false);
-        if (cpu0 < 0 || cpu1 < 0) {
-            throw new IllegalStateException("the server process " + pid + " is gone");
-        }
-        double cpuMs = (cpu1 - cpu0) * 1000.0 / ProcessCpu.TICKS_PER_SECOND;
-        return new double[] {answers.get() / elapsed, answers.get(), cpuMs / answers.get()};
+            return null;
+        });
+        return new double[] {m.answers() / m.seconds(), m.answers(), m.serverCpuMs() / m.answers()};
     }
 }

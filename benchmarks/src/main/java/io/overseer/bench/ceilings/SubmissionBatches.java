@@ -2,7 +2,6 @@ package io.overseer.bench.ceilings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.overseer.bench.ProcessCpu;
 import io.overseer.bench.peers.Cli;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,15 +10,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
@@ -115,41 +109,15 @@ public final class SubmissionBatches {
     /** Orders per second, answers, and server CPU-ms per order over {@code seconds} of {@code clients} loops. */
     private double[] load(Kind kind, String url, String auth, HttpClient client, long pid, int seconds, int clients)
             throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong answers = new AtomicLong();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        List<Future<?>> loops = new ArrayList<>();
-        long cpu0 = ProcessCpu.ticks(pid, false);
-        long t0 = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            loops.add(pool.submit(() -> {
-                while (!stop.get()) {
-                    HttpRequest request = HttpRequest.newBuilder(URI.create(url + kind.path())).header("Authorization", auth)
-                            .header("Content-Type", "application/json").timeout(TIMEOUT)
-                            .POST(HttpRequest.BodyPublishers.ofString(kind.body().apply(0))).build();
-                    check(kind, client.send(request, HttpResponse.BodyHandlers.ofString()));
-                    answers.incrementAndGet();
-                }
-                return null;
-            }));
-        }
-        Thread.sleep(seconds * 1000L);
-        stop.set(true);
-        try {
-            for (Future<?> loop : loops) {
-                loop.get(); // a failed loop fails the measurement
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        double elapsed = (System.nanoTime() - t0) / 1e9;
-        long cpu1 = ProcessCpu.ticks(pid, false);
-        if (cpu0 < 0 || cpu1 < 0) {
-            throw new IllegalStateException("the server process " + pid + " is gone");
-        }
-        double orders = (double) answers.get() * kind.orders();
-        double cpuMs = (cpu1 - cpu0) * 1000.0 / ProcessCpu.TICKS_PER_SECOND;
-        return new double[] {orders / elapsed, answers.get(), cpuMs / orders};
+        ClosedLoop.Measured m = ClosedLoop.run(pid, seconds, clients, () -> {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url + kind.path())).header("Authorization", auth)
+                    .header("Content-Type", "application/json").timeout(TIMEOUT)
+                    .POST(HttpRequest.BodyPublishers.ofString(kind.body().apply(0))).build();
+            check(kind, client.send(request, HttpResponse.BodyHandlers.ofString()));
+            return null;
+        });
+        double orders = (double) m.answers() * kind.orders();
+        return new double[] {orders / m.seconds(), m.answers(), m.serverCpuMs() / orders};
     }
 
     private static void check(Kind kind, HttpResponse<String> response) throws Exception {
