@@ -10,12 +10,13 @@ import org.junit.jupiter.api.Test;
 class ServiceTimesTest extends SimulatorTestSupport {
 
     @Test
-    void statsReportTheServiceOwnTimePerOperation() {
+    void statsReportTheServiceOwnTimePerOperation() throws InterruptedException {
         // An injected latency is service time: it must show in the figures, as a lower bound.
         client.putFault("{\"operation\":\"charge-payment\",\"mode\":\"latency\",\"latencyMs\":200}");
         assertEquals(200, client.apply("charge-payment", "k-1", "order-1").statusCode());
         assertEquals(200, client.apply("charge-payment", "k-2", "order-2").statusCode());
         assertEquals(200, client.apply("reserve-inventory", "k-3", "order-1").statusCode());
+        awaitServiceTimes(3);
 
         JsonNode times = client.stats().get("serviceTime");
         JsonNode charge = times.get("charge-payment");

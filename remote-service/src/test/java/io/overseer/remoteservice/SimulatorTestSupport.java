@@ -40,6 +40,26 @@ abstract class SimulatorTestSupport {
         return dataDir.resolve(LedgerJournal.FILE_NAME);
     }
 
+    /**
+     * Until the service times hold {@code calls} calls in all: a call's own time is recorded once its answer is
+     * written, so the client may read the stats a moment before the last one counts.
+     */
+    void awaitServiceTimes(long calls) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (countedServiceTimes() < calls && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(calls, countedServiceTimes());
+    }
+
+    private long countedServiceTimes() {
+        long counted = 0;
+        for (var operation : client.stats().get("serviceTime")) {
+            counted += operation.get("count").asLong();
+        }
+        return counted;
+    }
+
     /** Until the simulator has injected a fault into a request: a hanging one is then held. */
     void awaitHeld() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
