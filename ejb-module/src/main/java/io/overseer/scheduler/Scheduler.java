@@ -24,8 +24,10 @@ import io.overseer.statestore.ProcessState;
 import io.overseer.statestore.StateStore;
 import io.overseer.workflow.WorkflowDefinition;
 import io.overseer.workflow.WorkflowRegistry;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -56,6 +58,7 @@ public class Scheduler {
     public static final String CLAIMED_STRANDED = "claimed: its dispatch hint was lost (stranded-order poller)";
     public static final String CLAIMED_DUE = "claimed: its not-before passed";
     public static final String CLAIMED_AT_SUBMISSION = "claimed at submission";
+    private static final Object PAUSES_READ = Scheduler.class.getName() + ".pauses";
 
     @Inject
     StateStore store;
@@ -83,6 +86,8 @@ public class Scheduler {
     MeterRegistry metrics;
     @Inject
     Tracing tracing;
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
 
     /**
      * Claims those of the given orders that wait for a scheduler and that no other transaction holds,
@@ -142,9 +147,23 @@ public class Scheduler {
             return;
         }
         // Claimed in memory before the rows are written, so that each is inserted once, as it ends up.
-        List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(store.pausedDispatch()));
+        List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(pausesOfThisTransaction()));
         store.create(order, state);
         request(attempts, Map.of(order.orderId(), new OrderContent(order.orderId(), order.customerId(), order.lines())));
+    }
+
+    /**
+     * The pauses as this transaction read them (share-locked) at its first admission: a batch admits many orders in
+     * one transaction, and a pause that commits after that read holds only claims that begin after it, so one read
+     * serves them all.
+     */
+    private PausedDispatch pausesOfThisTransaction() {
+        PausedDispatch paused = (PausedDispatch) transactions.getResource(PAUSES_READ);
+        if (paused == null) {
+            paused = store.pausedDispatch();
+            transactions.putResource(PAUSES_READ, paused);
+        }
+        return paused;
     }
 
     private List<Attempt> claimOne(OrderState state, OffsetDateTime now, String reason, PausedDispatch paused) {

@@ -239,8 +239,49 @@ class HotPathCostDbTest {
     private <T> T inScheduler(Function<Scheduler, T> work) throws Exception {
         return jpa.inTransaction(em -> {
             scheduler.store = StoreOver.em(em, transitions);
+            scheduler.transactions = new OneTransaction(); // each inScheduler call is one transaction
             scheduler.contents = StoreOver.contents(em);
             return work.apply(scheduler);
         });
+    }
+
+    /** The resources of one transaction, as the container's registry keeps them (the rest is not used here). */
+    private static final class OneTransaction implements jakarta.transaction.TransactionSynchronizationRegistry {
+        private final Map<Object, Object> resources = new java.util.HashMap<>();
+
+        @Override
+        public Object getResource(Object key) {
+            return resources.get(key);
+        }
+
+        @Override
+        public void putResource(Object key, Object value) {
+            resources.put(key, value);
+        }
+
+        @Override
+        public Object getTransactionKey() {
+            throw new UnsupportedOperationException("not used by the scheduler");
+        }
+
+        @Override
+        public void registerInterposedSynchronization(jakarta.transaction.Synchronization sync) {
+            throw new UnsupportedOperationException("not used by the scheduler");
+        }
+
+        @Override
+        public int getTransactionStatus() {
+            throw new UnsupportedOperationException("not used by the scheduler");
+        }
+
+        @Override
+        public void setRollbackOnly() {
+            throw new UnsupportedOperationException("not used by the scheduler");
+        }
+
+        @Override
+        public boolean getRollbackOnly() {
+            throw new UnsupportedOperationException("not used by the scheduler");
+        }
     }
 }

@@ -93,6 +93,8 @@ class SchedulerTest {
     DispatchQueue dispatchQueue;
     @Mock
     FlowLimits limits;
+    @Mock
+    jakarta.transaction.TransactionSynchronizationRegistry transactions;
     @Spy
     Tracing tracing = Tracing.off();
     @InjectMocks
@@ -106,6 +108,11 @@ class SchedulerTest {
         lenient().when(limits.isEmpty()).thenReturn(true);
         lenient().when(workflows.get("order", ORDER.version())).thenReturn(ORDER);
         lenient().when(store.pausedDispatch()).thenReturn(PausedDispatch.NONE);
+        // One transaction's resources, as the container keeps them for the test's one transaction.
+        Map<Object, Object> resources = new java.util.HashMap<>();
+        lenient().when(transactions.getResource(any())).thenAnswer(call -> resources.get(call.getArgument(0)));
+        lenient().doAnswer(call -> resources.put(call.getArgument(0), call.getArgument(1)))
+                .when(transactions).putResource(any(), any());
         lenient().when(contents.of(anyCollection())).thenAnswer(call -> {
             Map<String, OrderContent> contents = new java.util.HashMap<>();
             for (Object id : call.<java.util.Collection<?>>getArgument(0)) {
@@ -166,6 +173,15 @@ class SchedulerTest {
         assertEquals("alice", content.getValue().customerId());
         assertEquals(order.lines(), content.getValue().lines());
         verifyNoInteractions(contents, dispatchQueue); // no read of what is in memory, no hint
+    }
+
+    @Test
+    void newOrdersAdmittedInOneTransactionReadThePausesOnce() {
+        scheduler.admit(new CustomerOrder("o-8", "alice", List.of(new OrderLine("sku-1", 2)), T0), pending("o-8"));
+        scheduler.admit(new CustomerOrder("o-9", "alice", List.of(new OrderLine("sku-1", 2)), T0), pending("o-9"));
+
+        verify(store).pausedDispatch(); // once: a batch's second order claims under the first one's read
+        verify(agents, org.mockito.Mockito.times(2)).request(any(), any());
     }
 
     @Test
