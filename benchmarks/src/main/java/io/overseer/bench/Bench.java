@@ -59,14 +59,14 @@ public final class Bench {
         Path root = Path.of("").toAbsolutePath();
         List<BenchOptions> runs;
         try {
-            if (List.of(args).contains("--help")) {
-                System.out.print(BenchOptions.USAGE);
-                return;
-            }
             runs = BenchOptions.jitRuns(args, root);
         } catch (BenchOptions.UsageException e) {
             System.err.println("bench: " + e.getMessage() + " (see ./bench --help)");
             System.exit(2);
+            return;
+        }
+        if (runs.get(0).help()) {
+            System.out.print(BenchOptions.usage());
             return;
         }
         List<String> missing = Peers.missingPrograms();

@@ -3,10 +3,14 @@ package io.overseer.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * What ./bench was asked to do. Sizes default to the full run; {@code --quick} shrinks them for CI. Every
- * option is validated here, so a typo fails before anything starts.
+ * What ./bench was asked to do. Sizes default to the full run; {@code --quick} shrinks them for CI, and any
+ * size given beside it wins, wherever it stands on the command line. picocli reads the flags
+ * ({@link BenchFlags}); this record holds what they come to, every value checked here, so a typo fails
+ * before anything starts.
  */
 record BenchOptions(
         boolean quick,
@@ -34,147 +38,74 @@ record BenchOptions(
         int bulkSeconds,      // paced new orders' window, baseline and during the job each
         int bulkRate,         // the job's ratePerSecond; 0: not sent (the server's overseer.bulk.rate)
         double bulkLoadRate,  // new orders/s during both windows; 0: the REST latency phase's (half the REST peak)
-        boolean attributes) { // the REST three-step orders carry three business attributes
+        boolean attributes,   // the REST three-step orders carry three business attributes
+        boolean help) {       // --help: print the usage text, run nothing
 
-    static final String USAGE = """
-            Usage: ./bench [--quick] [options]
-
-            Starts its own stack (embedded PostgreSQL, Artemis, simulator, an application server
-            -Xmx512m) on loopback ports PORT-BASE..PORT-BASE+4 with a fresh data directory under
-            target/bench/, measures, checks every order, stops everything, and writes a dated report.
-
-              --quick                 short run for CI: small sizes, report to target/bench/quick-report.md
-              --runtime R             payara-micro|payara-server|wildfly: the server (default payara-micro: the
-                                      WAR; the other two run the EAR and open more ports around PORT-BASE:
-                                      payara-server PORT-BASE-43..+6, wildfly PORT-BASE-4552, +363, +1910)
-              --orders N              no-op backlog for the overhead figure (default 20000; quick 300)
-              --e2e-orders N          three-step orders per end-to-end peak run, REST and JMS (1500; quick 150)
-              --latency-seconds S     paced latency run length, REST and JMS each (60; quick 10)
-              --lone-orders N         three-step orders one at a time (2/s) on the idle stack, REST and JMS each,
-                                      for the hop-by-hop latency of a lone order (40; quick 10)
-              --clients C             concurrent REST clients / JMS producers (32)
-              --peer-tasks N          tasks per peer run, db-scheduler and JobRunr (20000; quick 1000)
-              --peer-repeat R         repetitions per peer measurement, median reported (3; quick 1)
-              --scale-finished A,B    finished orders for the state-store scale probe (10000,1000000; quick 1000,10000)
-              --port-base P           first of the five ports (18380)
-              --jfr                   after the measured phases, two more end-to-end bursts (REST, JMS) under a JFR
-                                      recording of the server, top-20 methods (no reported figure carries it)
-              --without-peers         run without the peers and ceilings (their columns say "not run")
-              --save-baseline         also write the figures to benchmarks/results/baseline.json (what later runs compare with)
-              --server-jit J          c1|tiered|both: the server JVM's JIT compilers, passed to the launcher (default
-                                      c1, the launcher's; tiered is the JVM's own C1-then-C2, what a team's own
-                                      server runs), named in the report. both: the whole run twice, C1 then
-                                      tiered, each on a fresh stack, two sections in the report
-              --app-property K=V      an application property for this run's server (repeatable), e.g.
-                                      overseer.submission.concurrency=8; the report names every one
-              --tracing               MicroProfile Telemetry on, every order traced (100 %), exported to Zipkin
-                                      beside the stack (./run --tracing: ports PORT-BASE+5 and +6); the report
-                                      says so. Without it the servers' default: tracing off
-              --tracing-ratio R       as --tracing, sampling the share R (0 < R <= 1) of new traces
-                                      (parentbased_traceidratio)
-              --bulk                  last, after the peers: what a bulk resubmit does to new orders. N orders of
-                                      the single-charge workflow put into Error (the simulator's fatal fault on
-                                      charge-payment, then healed), then new three-step orders paced over REST
-                                      for S seconds, alone (the baseline) and while a bulk resubmit of the N
-                                      runs: their p50/p95/p99 and the ratio, the job's duration and actions/s,
-                                      the server CPU per action. Opt-in: CI's --quick does not run it
-              --bulk-orders N         orders the bulk job resubmits, at most 100000 (10000; quick 1000); implies --bulk
-              --bulk-seconds S        the paced window, baseline and during the job each (60; quick 20); implies --bulk
-              --bulk-rate R           the job's ratePerSecond, 1-1000 (default: none sent, the server's
-                                      overseer.bulk.rate, 50); implies --bulk
-              --bulk-load-rate R      new orders per second in both windows (default: the REST latency phase's,
-                                      half the REST peak); implies --bulk
-              --attributes            every three-step order over REST (warm-up, lone, e2e, latency) carries three
-                                      business attributes, as the scale probe's orders do (region, channel,
-                                      batch): what they cost an order, submitted and settled
-              --title TEXT            section title (default: "Run <date> (<branch> at <commit>)")
-              --report FILE           where the section goes (default BENCHMARKS.md; quick: target/bench/quick-report.md)
-              --help                  this text
-            """;
+    /** --help, as picocli renders {@link BenchFlags}; benchmarks/usage.txt holds it for ./bench without a build. */
+    static String usage() {
+        return new CommandLine(new BenchFlags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
 
     static BenchOptions parse(String[] args, Path root) {
-        boolean quick = List.of(args).contains("--quick");
-        BenchRuntime runtime = BenchRuntime.PAYARA_MICRO;
-        int noop = quick ? 300 : 20_000;
-        int e2e = quick ? 150 : 1500;
-        int latency = quick ? 10 : 60;
-        int lone = quick ? 10 : 40;
-        int clients = 32;
-        int peerTasks = quick ? 1000 : 20_000;
-        int peerRepeat = quick ? 1 : 3;
-        List<Integer> scale = quick ? List.of(1000, 10_000) : List.of(10_000, 1_000_000);
-        int portBase = 18380;
-        boolean jfr = false;
-        boolean withoutPeers = false;
-        boolean saveBaseline = false;
-        String title = null;
-        Path report = null;
-        List<String> appProperties = new ArrayList<>();
-        String serverJit = "c1";
-        double tracing = 0;
-        boolean bulk = false;
-        int bulkOrders = quick ? 1000 : 10_000;
-        int bulkSeconds = quick ? 20 : 60;
-        int bulkRate = 0;
-        double bulkLoadRate = 0;
-        boolean attributes = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--quick" -> { }
-                case "--runtime" -> runtime = runtime(a, value(args, ++i, a));
-                case "--jfr" -> jfr = true;
-                case "--without-peers" -> withoutPeers = true;
-                case "--save-baseline" -> saveBaseline = true;
-                case "--orders" -> noop = positive(a, value(args, ++i, a));
-                case "--e2e-orders" -> e2e = positive(a, value(args, ++i, a));
-                case "--latency-seconds" -> latency = positive(a, value(args, ++i, a));
-                case "--lone-orders" -> lone = positive(a, value(args, ++i, a));
-                case "--clients" -> clients = positive(a, value(args, ++i, a));
-                case "--peer-tasks" -> peerTasks = positive(a, value(args, ++i, a));
-                case "--peer-repeat" -> peerRepeat = positive(a, value(args, ++i, a));
-                case "--scale-finished" -> scale = list(a, value(args, ++i, a));
-                case "--port-base" -> portBase = port(a, value(args, ++i, a));
-                case "--title" -> title = value(args, ++i, a);
-                case "--app-property" -> appProperties.add(property(a, value(args, ++i, a)));
-                case "--server-jit" -> serverJit = jit(a, value(args, ++i, a));
-                case "--tracing" -> tracing = 1.0;
-                case "--tracing-ratio" -> tracing = ratio(a, value(args, ++i, a));
-                case "--bulk" -> bulk = true;
-                case "--attributes" -> attributes = true;
-                case "--bulk-orders" -> {
-                    bulkOrders = positive(a, value(args, ++i, a));
-                    if (bulkOrders > 100_000) {
-                        throw new UsageException(a + " must be at most 100000 (the server refuses a larger job), got: " + bulkOrders);
-                    }
-                    bulk = true;
-                }
-                case "--bulk-seconds" -> {
-                    bulkSeconds = positive(a, value(args, ++i, a));
-                    bulk = true;
-                }
-                case "--bulk-rate" -> {
-                    bulkRate = positive(a, value(args, ++i, a));
-                    if (bulkRate > 1000) {
-                        throw new UsageException(a + " must be 1-1000 (the server refuses more), got: " + bulkRate);
-                    }
-                    bulk = true;
-                }
-                case "--bulk-load-rate" -> {
-                    bulkLoadRate = rate(a, value(args, ++i, a));
-                    bulk = true;
-                }
-                case "--report" -> report = Path.of(value(args, ++i, a)).toAbsolutePath();
-                default -> throw new UsageException("unknown option: " + a);
-            }
+        return build(flags(args), root);
+    }
+
+    /** The command line as picocli reads it; a flag given twice takes its last value. */
+    private static BenchFlags flags(String[] args) {
+        BenchFlags f = new BenchFlags();
+        CommandLine commandLine = new CommandLine(f).setExpandAtFiles(false).setOverwrittenOptionsAllowed(true);
+        try {
+            commandLine.parseArgs(args);
+        } catch (CommandLine.MissingParameterException e) {
+            throw new UsageException(e.getMissing().get(0) instanceof OptionSpec o
+                    ? o.longestName() + " needs a value" : e.getMessage());
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            List<String> suggestions = e.getSuggestions();
+            throw new UsageException("unknown option: " + e.getUnmatched().get(0)
+                    + (suggestions.isEmpty() ? "" : " (did you mean " + String.join(" or ", suggestions) + "?)"));
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException(e.getMessage());
         }
-        if (report == null) {
-            report = quick ? root.resolve("target/bench/quick-report.md") : root.resolve("BENCHMARKS.md");
-        }
+        return f;
+    }
+
+    /** What the flags come to: --quick's sizes where none is given, every value checked. */
+    private static BenchOptions build(BenchFlags f, Path root) {
+        boolean quick = f.quick;
+        BenchRuntime runtime = runtime("--runtime", f.runtime);
+        int portBase = port("--port-base", f.portBase);
         requirePlaceable(runtime, portBase);
-        return new BenchOptions(quick, runtime, noop, e2e, latency, lone, clients, peerTasks, peerRepeat, scale, portBase, jfr,
-                withoutPeers, saveBaseline, title, report, root, List.copyOf(appProperties), serverJit, tracing,
-                bulk, bulkOrders, bulkSeconds, bulkRate, bulkLoadRate, attributes);
+        int bulkOrders = positive("--bulk-orders", f.bulkOrders, quick ? 1000 : 10_000);
+        if (bulkOrders > 100_000) {
+            throw new UsageException("--bulk-orders must be at most 100000 (the server refuses a larger job), got: "
+                    + bulkOrders);
+        }
+        int bulkRate = positive("--bulk-rate", f.bulkRate, 0);
+        if (bulkRate > 1000) {
+            throw new UsageException("--bulk-rate must be 1-1000 (the server refuses more), got: " + bulkRate);
+        }
+        double bulkLoadRate = f.bulkLoadRate == null ? 0 : rate("--bulk-load-rate", f.bulkLoadRate);
+        double tracing = f.tracingRatio != null ? ratio("--tracing-ratio", f.tracingRatio) : f.tracing ? 1.0 : 0;
+        List<Integer> scale = f.scaleFinished != null ? list("--scale-finished", f.scaleFinished)
+                : quick ? List.of(1000, 10_000) : List.of(10_000, 1_000_000);
+        List<String> appProperties = new ArrayList<>();
+        for (String p : f.appProperties) {
+            appProperties.add(property("--app-property", p));
+        }
+        Path report = f.report != null ? f.report.toAbsolutePath()
+                : root.resolve(quick ? "target/bench/quick-report.md" : "BENCHMARKS.md");
+        return new BenchOptions(quick, runtime,
+                positive("--orders", f.orders, quick ? 300 : 20_000),
+                positive("--e2e-orders", f.e2eOrders, quick ? 150 : 1500),
+                positive("--latency-seconds", f.latencySeconds, quick ? 10 : 60),
+                positive("--lone-orders", f.loneOrders, quick ? 10 : 40),
+                positive("--clients", f.clients),
+                positive("--peer-tasks", f.peerTasks, quick ? 1000 : 20_000),
+                positive("--peer-repeat", f.peerRepeat, quick ? 1 : 3),
+                scale, portBase, f.jfr, f.withoutPeers, f.saveBaseline, f.title, report, root,
+                List.copyOf(appProperties), jit("--server-jit", f.serverJit), tracing, f.bulkAsked(), bulkOrders,
+                positive("--bulk-seconds", f.bulkSeconds, quick ? 20 : 60), bulkRate, bulkLoadRate, f.attributes,
+                f.help);
     }
 
     /** A share of traces to sample: more than 0, at most 1. */
@@ -231,23 +162,19 @@ record BenchOptions(
     static final String BOTH_JITS = "both";
 
     /**
-     * The runs to make: this one, or under {@code --server-jit both} one with C1 and one tiered, parsed again from
-     * the same arguments so that each keeps every other option.
+     * The runs to make: this one, or under {@code --server-jit both} one with C1 and one tiered, built from the
+     * same flags so that each keeps every other option.
      */
     static List<BenchOptions> jitRuns(String[] args, Path root) {
-        BenchOptions o = parse(args, root);
+        BenchFlags f = flags(args);
+        BenchOptions o = build(f, root);
         if (!o.serverJit().equals(BOTH_JITS)) {
             return List.of(o);
         }
         List<BenchOptions> runs = new ArrayList<>();
         for (String jit : List.of("c1", "tiered")) {
-            String[] one = args.clone();
-            for (int i = 0; i + 1 < one.length; i++) {
-                if (one[i].equals("--server-jit")) {
-                    one[i + 1] = jit;
-                }
-            }
-            runs.add(parse(one, root));
+            f.serverJit = jit;
+            runs.add(build(f, root));
         }
         return runs;
     }
@@ -320,11 +247,9 @@ record BenchOptions(
         return r;
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            throw new UsageException(flag + " needs a value");
-        }
-        return args[i];
+    /** The value given, else the default (0: none, for an option that is left out when not given). */
+    private static int positive(String flag, String v, int defaultValue) {
+        return v == null ? defaultValue : positive(flag, v);
     }
 
     private static int positive(String flag, String v) {
@@ -358,6 +283,7 @@ record BenchOptions(
         return List.copyOf(out);
     }
 
+    /** A usage error: exit code 2, with the message and a pointer to --help. */
     static final class UsageException extends RuntimeException {
         UsageException(String message) {
             super(message);

@@ -1,11 +1,13 @@
 package io.overseer.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class BenchOptionsTest {
@@ -43,6 +45,24 @@ class BenchOptionsTest {
         assertEquals(500, o.noopOrders());
         assertEquals(150, o.e2eOrders());
         assertEquals(ROOT.resolve("target/bench/quick-report.md"), o.report());
+        // A size given beside --quick wins wherever it stands, and --key=value is the same as --key value.
+        BenchOptions after = BenchOptions.parse(new String[] {"--e2e-orders=40", "--quick", "--peer-repeat", "2"}, ROOT);
+        assertEquals(40, after.e2eOrders());
+        assertEquals(2, after.peerRepeat());
+        assertEquals(300, after.noopOrders());
+        assertEquals(Path.of("/tmp/r.md"), BenchOptions.parse(new String[] {"--quick", "--report", "/tmp/r.md"}, ROOT).report());
+    }
+
+    @Test
+    void helpIsAskedForWithEitherSpellingAndNamesEveryOption() {
+        assertFalse(BenchOptions.parse(new String[0], ROOT).help());
+        assertTrue(BenchOptions.parse(new String[] {"--help"}, ROOT).help());
+        assertTrue(BenchOptions.jitRuns(new String[] {"--quick", "-h"}, ROOT).get(0).help());
+        String usage = BenchOptions.usage();
+        for (String flag : new String[] {"--quick", "--scale-finished", "--server-jit", "--app-property", "--tracing-ratio",
+                "--bulk-load-rate", "--attributes", "--report", "--help"}) {
+            assertTrue(usage.contains(flag), flag);
+        }
     }
 
     @Test
@@ -54,6 +74,7 @@ class BenchOptionsTest {
         assertEquals(1.0, on.tracing());
         assertTrue(on.allPorts().containsAll(List.of(18385, 18386)), on.allPorts().toString());
         assertEquals(0.1, BenchOptions.parse(new String[] {"--tracing-ratio", "0.1"}, ROOT).tracing());
+        assertEquals(0.1, BenchOptions.parse(new String[] {"--tracing-ratio", "0.1", "--tracing"}, ROOT).tracing());
         for (String bad : new String[] {"0", "1.5", "-1", "ten"}) {
             assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(new String[] {"--tracing-ratio", bad}, ROOT), bad);
         }
@@ -79,6 +100,12 @@ class BenchOptionsTest {
                 () -> BenchOptions.parse(new String[] {"--scale-finished", "10"}, ROOT)).getMessage().contains("two sizes"));
         assertTrue(assertThrows(BenchOptions.UsageException.class,
                 () -> BenchOptions.parse(new String[] {"--fast"}, ROOT)).getMessage().contains("unknown option"));
+        assertEquals("unknown option: --order (did you mean --orders?)", assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--order", "5"}, ROOT)).getMessage());
+        assertTrue(assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"stray"}, ROOT)).getMessage().contains("stray"));
+        assertEquals("--orders needs a value", assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--orders", "--quick"}, ROOT)).getMessage());
         assertTrue(assertThrows(BenchOptions.UsageException.class,
                 () -> BenchOptions.parse(new String[] {"--app-property", "concurrency=8"}, ROOT)).getMessage()
                 .startsWith("--app-property"));
@@ -118,8 +145,9 @@ class BenchOptionsTest {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick"}, ROOT);
         assertEquals(BenchRuntime.PAYARA_MICRO, o.runtime());
         assertEquals(o.ports(), o.allPorts());
-        assertTrue(BenchOptions.USAGE.contains("--runtime R             payara-micro|payara-server|wildfly"));
-        assertTrue(BenchOptions.USAGE.contains("(default payara-micro"));
+        String usage = BenchOptions.usage();
+        assertTrue(usage.matches("(?s).*--runtime=R +" + Pattern.quote(BenchRuntime.ids()) + ": the server.*"), usage);
+        assertTrue(usage.contains("(default payara-micro"), usage);
     }
 
     @Test
