@@ -4,10 +4,12 @@ import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerPair;
 import io.overseer.launcher.LauncherOptions;
-import io.overseer.launcher.PostgresHa;
 import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.ReplicatedDatabase;
 import io.overseer.launcher.Stack;
 import io.overseer.launcher.StackLayout;
+import io.overseer.launcher.lab.HostNetwork;
+import io.overseer.launcher.lab.PostgresHa;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +55,7 @@ final class ChaosStack implements AutoCloseable {
     private final int brokerPort;
     private final boolean brokerHa;
     private final boolean dbHa;
-    private final int dbPort;
+    private final boolean partitions;
     private final int simulatorPort;
 
     ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa, boolean dbHa) {
@@ -64,13 +66,14 @@ final class ChaosStack implements AutoCloseable {
     ChaosStack(Path repoRoot, Path dataDir, int instances, long seed, boolean brokerHa, boolean dbHa, boolean partitions) {
         // HTTP ports, simulator, broker and the backup above it (the launcher's rule), two consoles, PostgreSQL
         // (with --db-ha the replicated one's ports, from the database port up).
-        int base = freeRange(instances + 5 + (dbHa ? PostgresHa.PORTS : 1), new Random(seed ^ System.nanoTime()));
+        int base = freeRange(instances + 5 + (dbHa ? ReplicatedDatabase.PORTS : 1), new Random(seed ^ System.nanoTime()));
         this.firstHttpPort = base;
         this.simulatorPort = base + instances;
         this.brokerPort = base + instances + 1;
         this.brokerHa = brokerHa;
         this.dbHa = dbHa;
-        this.dbPort = base + instances + 5;
+        this.partitions = partitions;
+        int dbPort = base + instances + 5;
         List<String> args = new ArrayList<>(List.of(
                 "--data-dir", dataDir.toString(),
                 "--stack-dir", repoRoot.resolve("launcher/target/stack").toString(),
@@ -116,7 +119,7 @@ final class ChaosStack implements AutoCloseable {
         return brokerHa;
     }
 
-    /** Null without --broker-ha. */
+    /** Fails without --broker-ha. */
     BrokerPair brokerPair() {
         return stack.brokerPair();
     }
@@ -139,7 +142,7 @@ final class ChaosStack implements AutoCloseable {
         return stack.brokerPair().backup().logFile().toFile().length();
     }
 
-    /** Null with --db-ha. */
+    /** Fails with --db-ha. */
     PostgresNode postgres() {
         return stack.postgres();
     }
@@ -148,7 +151,7 @@ final class ChaosStack implements AutoCloseable {
         return dbHa;
     }
 
-    /** Null without --db-ha. */
+    /** Fails without --db-ha. */
     PostgresHa postgresHa() {
         return stack.postgresHa();
     }
@@ -173,7 +176,7 @@ final class ChaosStack implements AutoCloseable {
      * failure and decide themselves (a new connection from the list), as BrokerFailoverIT's client does.
      */
     String brokerUrl(String parameters) {
-        if (stack.network() != null) {
+        if (partitions) {
             // Hosts of their own: each node at its host's address (the launcher's wiring, as the instances use it).
             io.overseer.launcher.BrokerWiring wiring = brokerHa ? stack.brokerPair().wiring()
                     : io.overseer.launcher.BrokerWiring.single(stack.broker().host().address(), brokerPort);
@@ -185,8 +188,13 @@ final class ChaosStack implements AutoCloseable {
         return brokerUrl(LOOPBACK, brokerPort, brokerHa, parameters);
     }
 
-    /** The hosts every process runs on with --partitions, else null. */
-    io.overseer.launcher.HostNetwork network() {
+    /** Whether every process runs on a host of its own (--partitions). */
+    boolean partitions() {
+        return partitions;
+    }
+
+    /** The hosts every process runs on with --partitions; fails without. */
+    HostNetwork network() {
         return stack.network();
     }
 
@@ -198,8 +206,7 @@ final class ChaosStack implements AutoCloseable {
 
     /** With --db-ha every host, the driver taking the primary, as the application's URL. */
     String jdbcUrl() {
-        return dbHa ? stack.postgresHa().jdbcUrl()
-                : "jdbc:postgresql://" + LOOPBACK + ":" + dbPort + "/" + LauncherOptions.EMBEDDED_DB;
+        return stack.database().jdbcUrl();
     }
 
     Path logDir() {

@@ -1,9 +1,9 @@
 package io.overseer.chaos;
 
 import io.overseer.launcher.Host;
-import io.overseer.launcher.HostNetwork;
-import io.overseer.launcher.PatroniNode;
-import io.overseer.launcher.PostgresHa;
+import io.overseer.launcher.lab.HostNetwork;
+import io.overseer.launcher.lab.PatroniNode;
+import io.overseer.launcher.lab.PostgresHa;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -117,11 +117,10 @@ final class NetworkFaults {
     }
 
     private HostNetwork network() {
-        HostNetwork network = stack.network();
-        if (network == null) {
+        if (!stack.partitions()) {
             // ChaosOptions refuses these kinds without --partitions; a plan built another way must not pretend.
             throw new IllegalStateException("the network's faults need --partitions: on one loopback there is no link to cut");
         }
-        return network;
+        return stack.network();
     }
 }

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * The application's role and database in a PostgreSQL the launcher starts (embedded or replicated),
  * created once over a superuser connection; idempotent, so a restart only checks.
  */
-final class AppDatabase {
+public final class AppDatabase {
 
     private static final Logger LOG = LoggerFactory.getLogger(AppDatabase.class);
 
@@ -23,7 +23,7 @@ final class AppDatabase {
      * Creates the login role and the database it owns when missing. The role may read the server's
      * statistics (pg_monitor): the console shows which node serves and how its standbys replicate.
      */
-    static void ensure(Connection superuser, String user, String password, String database) throws SQLException {
+    public static void ensure(Connection superuser, String user, String password, String database) throws SQLException {
         try (Statement s = superuser.createStatement()) {
             if (!exists(superuser, "SELECT 1 FROM pg_roles WHERE rolname = ?", user)) {
                 s.execute("CREATE ROLE " + ident(user) + " LOGIN PASSWORD '" + password.replace("'", "''") + "'");

@@ -4,20 +4,21 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A local Artemis broker: {@code bin/artemis run} of its instance as a child. The instance's files are
  * {@link BrokerInstance}'s: created once, and broker.xml, users and plugin rewritten at every start, so
  * template changes apply without deleting the instance (its data stays).
  */
-public final class BrokerNode extends ProcessNode {
-
+public final class BrokerNode extends ProcessNode implements BrokerNodes {
 
     private final BrokerInstance instance;
     private final int port;
     private final int consolePort;
     private final List<BrokerUser> users;
     private final BrokerHa ha; // null: a broker of its own
+    private Optional<TlsMaterial> tls = Optional.empty();
 
     /**
      * {@code users} are all the broker knows, written at every start (so passwords made up for this run
@@ -114,7 +115,27 @@ public final class BrokerNode extends ProcessNode {
     /** Every client of this broker speaks TLS, to a key from {@code material}; call before {@link #start}. */
     public BrokerNode useTls(TlsMaterial material) {
         instance.useTls(material);
+        tls = Optional.of(material);
         return this;
+    }
+
+    @Override
+    public String clientHost() {
+        return host().address();
+    }
+
+    /** With TLS, the servers trust this broker's certificate. */
+    @Override
+    public AppServerConfig wire(AppServerConfig config) {
+        return tls.map(config::withBrokerTls).orElse(config);
+    }
+
+    @Override
+    public List<SummaryRow> summaryRows() {
+        return List.of(new SummaryRow("Artemis console", consoleUrl() + "   (login demo/demo)"),
+                new SummaryRow("Broker", tls.map(t -> BrokerWiring.single("127.0.0.1", port).withTls(t).clientUrl()
+                        + "   (TLS only; the certificate: " + t.trustStore().resolveSibling("broker.crt") + ")")
+                        .orElse("tcp://127.0.0.1:" + port)));
     }
 
     public int port() {

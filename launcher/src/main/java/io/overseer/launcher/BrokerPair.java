@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>Long because the restart rules above depend on each other and on the state file; they are kept, and tested,
  * together.
  */
-public final class BrokerPair implements Node {
+public final class BrokerPair implements BrokerNodes {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerPair.class);
     static final String STATE_FILE = "broker-pair.last-active";
@@ -58,7 +58,7 @@ public final class BrokerPair implements Node {
                 Host.LOOPBACK, Host.LOOPBACK);
     }
 
-    /** The two nodes on hosts of their own ({@link HostNetwork}), each reaching the other at its address. */
+    /** The two nodes on hosts of their own (the lab's {@code HostNetwork}), each reaching the other at its address. */
     public BrokerPair(StackLayout layout, Path primaryDir, Path backupDir, int port, int backupPort, int consolePort,
                       int backupConsolePort, Path logDir, List<BrokerUser> users, Host primaryHost, Host backupHost) {
         BrokerUser cluster = BrokerUser.generated("overseer-cluster");
@@ -91,6 +91,7 @@ public final class BrokerPair implements Node {
     }
 
     /** Starts restarting dead nodes (after start(), as the Stack does for the application servers). */
+    @Override
     public void watch() {
         watch(DEFAULT_RESTART_DELAY);
     }
@@ -303,5 +304,36 @@ public final class BrokerPair implements Node {
     public BrokerWiring wiring() {
         return new BrokerWiring(List.of(new BrokerWiring.Endpoint(primary.host().address(), primary.port()),
                 new BrokerWiring.Endpoint(backup.host().address(), backup.port())));
+    }
+
+    @Override
+    public String clientHost() {
+        return primary.host().address();
+    }
+
+    /** The servers' adapter names the backup too, and follows a failover to it. */
+    @Override
+    public AppServerConfig wire(AppServerConfig config) {
+        return config.withBrokerBackup(backup.host().address(), backup.port());
+    }
+
+    /** Both nodes, and the one URL legacy clients need to follow a failover (docs/broker-ha.md). */
+    @Override
+    public List<SummaryRow> summaryRows() {
+        return List.of(new SummaryRow("Broker primary", "tcp://127.0.0.1:" + primary.port() + "   console "
+                        + primary.consoleUrl() + "   (login demo/demo)"),
+                new SummaryRow("Broker backup", "tcp://127.0.0.1:" + backup.port() + "   console "
+                        + backup.consoleUrl() + "   (replica; serves after a failover)"),
+                new SummaryRow("Broker client URL", wiring().clientUrl()));
+    }
+
+    @Override
+    public String headline() {
+        return "a replicated broker pair";
+    }
+
+    @Override
+    public String restartNote() {
+        return "A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).";
     }
 }

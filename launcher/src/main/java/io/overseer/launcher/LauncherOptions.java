@@ -67,7 +67,7 @@ public record LauncherOptions(
         if (!embeddedDb()) {
             return dbUrl;
         }
-        return dbHa ? PostgresHa.loopbackJdbcUrl(dbPort, EMBEDDED_DB) : "jdbc:postgresql://127.0.0.1:" + dbPort + "/" + EMBEDDED_DB;
+        return dbHa ? ReplicatedDatabase.loopbackJdbcUrl(dbPort, EMBEDDED_DB) : "jdbc:postgresql://127.0.0.1:" + dbPort + "/" + EMBEDDED_DB;
     }
 
     public String effectiveDbUser() {

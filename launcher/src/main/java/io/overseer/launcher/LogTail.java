@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /** Reads the end of a (possibly large) log file, for error messages and the "server is live" check. */
-final class LogTail {
+public final class LogTail {
 
     private static final int MAX_BYTES = 256 * 1024;
     /** Payara colours its console log even into a file; escape codes only garble our messages. */
@@ -19,7 +19,7 @@ final class LogTail {
     private LogTail() {
     }
 
-    static String lastLines(Path file, int lines) {
+    public static String lastLines(Path file, int lines) {
         List<String> all = Arrays.asList(ANSI.matcher(readEnd(file)).replaceAll("").split("\\R"));
         return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
     }

@@ -106,7 +106,7 @@ public final class ManagedProcess {
         return LogTail.lastLines(logFile, lines);
     }
 
-    static void terminate(ProcessHandle root, Duration grace, String what) {
+    public static void terminate(ProcessHandle root, Duration grace, String what) {
         if (!root.isAlive()) {
             return;
         }
@@ -129,7 +129,7 @@ public final class ManagedProcess {
     }
 
     /** SIGKILL to {@code root} and its descendants, then up to 10 s for {@code root} to be gone. */
-    static void kill9(ProcessHandle root) {
+    public static void kill9(ProcessHandle root) {
         snapshot(root).forEach(ProcessHandle::destroyForcibly);
         waitFor(root, Duration.ofSeconds(10));
     }

@@ -3,12 +3,12 @@ package io.overseer.launcher;
 import java.time.Duration;
 
 /**
- * The thread behind a group's watch ({@link BrokerPair}, {@link PostgresHa}): a daemon that runs the
+ * The thread behind a group's watch ({@link BrokerPair}, the lab's PostgresHa): a daemon that runs the
  * group's loop while {@link #running()}, with the restart delay the loop reads ({@link #delay()}), which a
  * second {@link #start} changes without starting a second thread. Stopping interrupts the loop and waits
  * for it, so that no restart runs behind a stop.
  */
-final class NodeWatch {
+public final class NodeWatch {
 
     private final String threadName;
     private final Duration joinBound;
@@ -17,14 +17,14 @@ final class NodeWatch {
     private volatile Duration delay;
 
     /** {@code joinBound}: how long {@link #stop} waits for a restart under way to end. */
-    NodeWatch(String threadName, Duration delay, Duration joinBound) {
+    public NodeWatch(String threadName, Duration delay, Duration joinBound) {
         this.threadName = threadName;
         this.delay = delay;
         this.joinBound = joinBound;
     }
 
     /** Runs {@code loop} on the watch's thread unless it runs already; either way the delay is {@code delay} now. */
-    synchronized void start(Duration delay, Runnable loop) {
+    public synchronized void start(Duration delay, Runnable loop) {
         this.delay = delay;
         if (thread != null) {
             return;
@@ -36,21 +36,21 @@ final class NodeWatch {
     }
 
     /** Whether the loop should go on: false once stopped, or once the group gave up ({@link #giveUp}). */
-    boolean running() {
+    public boolean running() {
         return running;
     }
 
-    Duration delay() {
+    public Duration delay() {
         return delay;
     }
 
     /** The loop ends at its next turn, the thread left to end by itself (called from the loop). */
-    void giveUp() {
+    public void giveUp() {
         running = false;
     }
 
     /** Ends the loop and waits for it, up to the bound. */
-    void stop() {
+    public void stop() {
         running = false;
         Thread t = thread;
         if (t != null) {

@@ -157,15 +157,15 @@ final class OptionPorts {
     }
 
     /**
-     * The replicated database takes --db-port and the ports above it ({@link PostgresHa}): they must exist
+     * The replicated database takes --db-port and the ports above it ({@link ReplicatedDatabase}): they must exist
      * and hold none of the stack's other ports.
      */
     static void checkDbHaPorts(Map<Opt, String> v, int instances) {
         int first = port(v, Opt.DB_PORT);
-        int last = first + PostgresHa.PORTS - 1;
+        int last = first + ReplicatedDatabase.PORTS - 1;
         if (last > 65535) {
-            throw new UsageException("--db-ha takes " + Opt.DB_PORT.flag + " and the " + (PostgresHa.PORTS - 1)
-                    + " ports above it: choose a " + Opt.DB_PORT.flag + " up to " + (65535 - PostgresHa.PORTS + 1));
+            throw new UsageException("--db-ha takes " + Opt.DB_PORT.flag + " and the " + (ReplicatedDatabase.PORTS - 1)
+                    + " ports above it: choose a " + Opt.DB_PORT.flag + " up to " + (65535 - ReplicatedDatabase.PORTS + 1));
         }
         Map<String, Integer> others = new LinkedHashMap<>();
         for (Opt o : List.of(Opt.SIMULATOR_PORT, Opt.BROKER_PORT, Opt.CONSOLE_PORT)) {

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Files and directories only their owner may read, for what holds a password; and command lines with the
  * passwords taken out, for logs. Other local users may read neither (SECURITY.md, "Local users").
  */
-final class OwnerOnly {
+public final class OwnerOnly {
 
     private static final Pattern PASSWORD_PROPERTY = Pattern.compile("(?i)(-D[^=]*password[^=]*=).*");
 
@@ -19,7 +19,7 @@ final class OwnerOnly {
     }
 
     /** Writes {@code text} into a file created readable and writable by its owner only (replacing any). */
-    static void write(Path file, String text) throws IOException {
+    public static void write(Path file, String text) throws IOException {
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(file, text);
@@ -31,7 +31,7 @@ final class OwnerOnly {
     }
 
     /** Creates the directory if missing and closes it to everyone but its owner. */
-    static Path directory(Path dir) throws IOException {
+    public static Path directory(Path dir) throws IOException {
         Files.createDirectories(dir);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         return dir;

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Hence not a {@link ProcessNode} (whose process is the launcher's child); its stop and kill use the same
  * {@link ManagedProcess} helpers on the postmaster's handle.
  */
-public final class PostgresNode implements Node {
+public final class PostgresNode implements DatabaseNode {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresNode.class);
 
@@ -142,7 +142,7 @@ public final class PostgresNode implements Node {
      * The pid in the first line of {@code dataDir}'s postmaster.pid, or -1: how a postmaster is found that
      * is not this JVM's child (started by pg_ctl in its own session, or detached by Patroni).
      */
-    static long postmasterPid(Path dataDir) {
+    public static long postmasterPid(Path dataDir) {
         Path pidFile = dataDir.resolve("postmaster.pid");
         try {
             if (Files.exists(pidFile)) {
@@ -166,6 +166,7 @@ public final class PostgresNode implements Node {
     }
 
     /** JDBC URL of the application database (credentials separate: {@link #appUser()}, {@link #appPassword()}). */
+    @Override
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + appDatabase;
     }
@@ -176,5 +177,10 @@ public final class PostgresNode implements Node {
 
     public String appPassword() {
         return appPassword;
+    }
+
+    @Override
+    public List<SummaryRow> summaryRows() {
+        return List.of(new SummaryRow("JDBC", jdbcUrl() + "   (user " + appUser + " / password " + appPassword + ")"));
     }
 }

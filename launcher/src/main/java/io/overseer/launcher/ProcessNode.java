@@ -154,7 +154,7 @@ public abstract class ProcessNode implements Node {
     }
 
     /** The process last launched, alive or dead, for a watch to wait on; null before start or after stop. */
-    final ManagedProcess process() {
+    protected final ManagedProcess process() {
         return process;
     }
 

@@ -1,15 +1,15 @@
 package io.overseer.launcher;
 
+import io.overseer.launcher.lab.HostNetwork;
+import io.overseer.launcher.lab.PostgresHa;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,11 +19,13 @@ import org.slf4j.LoggerFactory;
  * relay, the application server of --runtime), each waited for, with the application server restarted if it dies. stop() undoes start() in
  * reverse order and is safe to call from a shutdown hook, twice, or after a failed start.
  *
+ * <p>Each mode is chosen once, from the options, by the type that has it: the database ({@link DatabaseNode}:
+ * embedded, replicated or external), the broker ({@link BrokerNodes}: one, the pair or external) and the
+ * hosts ({@link Hosts}: the loopback or namespaces of their own). The stack starts, stops, watches and
+ * prints them through those types, whatever the mode.
+ *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
  * each ready before the next, and each gets its own {@link AppServerWatchdog}; they stop together.
- *
- * <p>Long because the start and stop orders of every node, and the undo of a failed start, are one sequence to
- * read.
  */
 public final class Stack implements AutoCloseable {
 
@@ -32,101 +34,78 @@ public final class Stack implements AutoCloseable {
     private final LauncherOptions options;
     private final StackLayout layout;
     private final Path dataDir;
-    private final PostgresNode postgres;
-    private final PostgresHa postgresHa; // --db-ha: the replicated database instead of postgres
-    private final HostNetwork network;   // --hosts namespaces: every process on a host of its own; else null
-    private final BrokerNode broker;
-    private final BrokerPair brokerPair; // --broker-ha: broker is its primary
+    private final Hosts hosts;
+    private final DatabaseNode database;
+    private final BrokerNodes brokers;
     private final SimulatorNode simulator;
-    private final TracingBackend tracing; // --tracing: Zipkin and the OTLP relay; else null
+    private final Optional<TracingBackend> tracing; // --tracing: Zipkin and the OTLP relay
+    /** --broker-tls: the broker's key and the trust store clients use. */
+    private final Optional<TlsMaterial> brokerTls;
     private final List<AppInstance> instances;
     private final List<AppServerNode> appServers = new ArrayList<>();
+    /** What starts before the application servers, in order. */
+    private final List<Node> backing = new ArrayList<>();
     private final Deque<Node> started = new ConcurrentLinkedDeque<>();
     private final Object stopLock = new Object();
     private final List<AppServerWatchdog> watchdogs = new ArrayList<>();
-    private FileChannel lockChannel;
-    private FileLock lock;
+    private final DataDirLock lock;
     private volatile boolean stopping;
-    /** --broker-tls: the broker's key and the trust store clients use; null otherwise. */
-    private final TlsMaterial brokerTls;
 
     public Stack(LauncherOptions options, StackLayout layout) {
         this.options = options;
         this.layout = layout;
         this.dataDir = options.dataDir();
-        Path logs = dataDir.resolve("logs");
-        this.network = options.ownHosts() ? planNetwork(options) : null;
-        this.postgres = options.embeddedDb() && !options.dbHa()
-                ? new PostgresNode(dataDir.resolve("postgres"), options.dbPort(), logs.resolve("postgres.log"))
-                : null;
-        this.postgresHa = options.dbHa() ? new PostgresHa(layout, dataDir.resolve("postgres-ha"), options.dbPort(), logs,
-                network == null ? PostgresHa.Placement.loopback() : PostgresHa.Placement.onHosts(network.host("db1"),
-                        network.host("db2"), network.host("witness"), network.cidr())) : null;
+        this.lock = new DataDirLock(dataDir);
+        this.hosts = Hosts.of(options);
+        this.database = DatabaseNode.of(options, layout, hosts);
         // A local broker gets an application user with a password made up at every start, and the demo user.
         BrokerUser application = options.localBroker()
                 ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
                 : new BrokerUser(options.brokerUser(), options.brokerPassword(), List.of(BrokerUser.APPLICATION));
         List<BrokerUser> brokerUsers = List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
                 LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES));
-        // The primary keeps the single broker's folder: switching --broker-ha on keeps the journal.
-        this.brokerPair = options.brokerHa()
-                ? new BrokerPair(layout, dataDir.resolve("broker"), dataDir.resolve("broker-backup"),
-                        options.brokerPort(), options.brokerBackupPort(), options.consolePort(),
-                        options.backupConsolePort(), logs, brokerUsers, placed("broker"), placed("broker2"))
-                : null;
-        if (brokerPair != null) {
-            this.broker = brokerPair.primary();
-        } else {
-            this.broker = options.localBroker()
-                    ? new BrokerNode(layout, dataDir.resolve("broker"), options.brokerPort(), options.consolePort(),
-                            logs.resolve("artemis.log"), brokerUsers)
-                    : null;
-            if (broker != null) {
-                broker.placeOn(placed("broker"));
-            }
-        }
-        try {
-            // Made here (the adapter's settings name the trust store), in the data directory closed to others.
-            this.brokerTls = options.brokerTls()
-                    ? TlsMaterial.inDirectory(OwnerOnly.directory(dataDir).resolve("tls")) : null;
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("Could not make the broker's TLS certificate in " + dataDir.resolve("tls"), e);
-        }
-        if (brokerTls != null) {
-            broker.useTls(brokerTls);
-        }
+        this.brokerTls = options.brokerTls() ? Optional.of(makeTls(dataDir)) : Optional.empty();
+        this.brokers = BrokerNodes.of(options, layout, hosts, brokerUsers, brokerTls);
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
-                logs.resolve("simulator.log"));
-        simulator.placeOn(placed("sim"));
-        this.tracing = options.tracing() ? new TracingBackend(layout, dataDir.resolve("zipkin"), options.zipkinPort(),
-                options.otlpPort(), logs.resolve("zipkin.log")) : null;
+                dataDir.resolve("logs").resolve("simulator.log"));
+        simulator.placeOn(hosts.place("sim"));
+        this.tracing = options.tracing() ? Optional.of(new TracingBackend(layout, dataDir.resolve("zipkin"),
+                options.zipkinPort(), options.otlpPort(), dataDir.resolve("logs").resolve("zipkin.log"))) : Optional.empty();
+        backing.addAll(List.of(database, brokers, simulator));
+        tracing.ifPresent(backing::add); // before the servers, whose first requests are traced
         this.instances = AppInstance.plan(options);
         for (AppInstance instance : instances) {
-            Host host = placed("app" + instance.number());
-            String brokerHost = broker == null ? options.effectiveBrokerHost() : broker.host().address();
-            AppServerConfig config = new AppServerConfig(instance.httpPort(),
-                    postgresHa == null ? options.effectiveDbUrl() : postgresHa.jdbcUrl(),
-                    options.effectiveDbUser(), options.effectiveDbPassword(), brokerHost,
-                    options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                    samplesLinked(consoleLinked(traced(instance), options), dataDir),
-                    null, host.isLoopback() ? options.bindAddress() : host.address()).withJit(options.serverJit());
-            if (brokerPair != null) {
-                config = config.withBrokerBackup(brokerPair.backup().host().address(), options.brokerBackupPort());
-            }
-            if (brokerTls != null) {
-                config = config.withBrokerTls(brokerTls);
-            }
-            AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
-                    instance.logFile(), config);
-            server.placeOn(host);
-            // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
-            server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
-                    RealmUser.ALL_ROLES));
-            // ... and a read-only one, to see the operator console as a viewer sees it.
-            server.addRealmUser(new RealmUser(LauncherOptions.VIEWER_USER, LauncherOptions.VIEWER_PASSWORD,
-                    java.util.List.of("viewer")));
-            appServers.add(server);
+            appServers.add(appServer(instance, application));
         }
+    }
+
+    /** Made here (the adapter's settings name the trust store), in the data directory closed to others. */
+    private static TlsMaterial makeTls(Path dataDir) {
+        try {
+            return TlsMaterial.inDirectory(OwnerOnly.directory(dataDir).resolve("tls"));
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not make the broker's TLS certificate in " + dataDir.resolve("tls"), e);
+        }
+    }
+
+    /** The instance's server, on its host, wired to the database, the broker and the simulator, with the demo users. */
+    private AppServerNode appServer(AppInstance instance, BrokerUser application) {
+        Host host = hosts.place("app" + instance.number());
+        AppServerConfig config = brokers.wire(new AppServerConfig(instance.httpPort(), database.jdbcUrl(),
+                options.effectiveDbUser(), options.effectiveDbPassword(), brokers.clientHost(),
+                options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
+                samplesLinked(consoleLinked(traced(instance), options), dataDir),
+                null, host.isLoopback() ? options.bindAddress() : host.address()).withJit(options.serverJit()));
+        AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
+                instance.logFile(), config);
+        server.placeOn(host);
+        // The local demo user exists only in the stack ./run creates; nothing else defaults to it.
+        server.addRealmUser(new RealmUser(LauncherOptions.DEMO_USER, LauncherOptions.DEMO_PASSWORD,
+                RealmUser.ALL_ROLES));
+        // ... and a read-only one, to see the operator console as a viewer sees it.
+        server.addRealmUser(new RealmUser(LauncherOptions.VIEWER_USER, LauncherOptions.VIEWER_PASSWORD,
+                List.of("viewer")));
+        return server;
     }
 
     /**
@@ -135,31 +114,13 @@ public final class Stack implements AutoCloseable {
      */
     public void start() throws Exception {
         layout.verify(options.runtime(), true, options.localBroker());
-        lockDataDir();
-        stopLeftovers();
-        if (network == null) {
-            HttpPorts.requireFree(instances, options.bindAddress());
-        }
+        lock.acquire();
+        Leftovers.stop(dataDir);
         long t0 = System.nanoTime();
         try {
-            if (network != null) {
-                HostNetwork.removeLeftovers();
-                network.open();
-            }
-            if (postgres != null) {
-                startNode(postgres);
-            }
-            if (postgresHa != null) {
-                startNode(postgresHa);
-            }
-            if (brokerPair != null) {
-                startNode(brokerPair);
-            } else if (broker != null) {
-                startNode(broker);
-            }
-            startNode(simulator);
-            if (tracing != null) {
-                startNode(tracing); // before the servers, whose first requests are traced
+            hosts.open(instances, options.bindAddress());
+            for (Node node : backing) {
+                startNode(node);
             }
             writeSampleWorkflows(dataDir);
             for (AppServerNode server : appServers) {
@@ -178,12 +139,8 @@ public final class Stack implements AutoCloseable {
                 watchdogs.add(watchdog);
                 watchdog.start();
             }
-            if (brokerPair != null) {
-                brokerPair.watch();
-            }
-            if (postgresHa != null) {
-                postgresHa.watch();
-            }
+            brokers.watch();
+            database.watch();
         }
         LOG.info("Stack ready in {} ms", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -199,44 +156,6 @@ public final class Stack implements AutoCloseable {
         if (stopping) {
             node.stop(); // stop() ran while this node was launching: do not leave it behind
             throw new IllegalStateException("stack stopped while starting " + node.name());
-        }
-    }
-
-    /**
-     * A launcher that was kill -9'd leaves its children running. Each node would stop its own leftover on
-     * start, but in start order; here they go in shutdown order, Payara before the database it uses.
-     */
-    private void stopLeftovers() {
-        // Every instance directory of every runtime: the earlier launcher may have run more instances, or another one.
-        for (AppRuntime runtime : AppRuntime.values()) {
-            StaleProcesses.stopUsing(AppInstance.allWorkDirs(dataDir, runtime).stream().map(Path::toString).toList(),
-                    "TERM", runtime.label());
-        }
-        StaleProcesses.stopUsing(dataDir.resolve("simulator").toString(), "TERM", "simulator");
-        StaleProcesses.stopUsing(dataDir.resolve("zipkin").toString(), "TERM", "Zipkin");
-        StaleProcesses.stopUsing(dataDir.resolve("broker-backup").toString(), "TERM", "Artemis backup");
-        StaleProcesses.stopUsing(dataDir.resolve("broker").toString(), "TERM", "Artemis");
-        StaleProcesses.stopUsing(dataDir.resolve("postgres").toString(), "INT", "PostgreSQL");
-        // Patroni before the etcd it keeps its lock in; a postmaster it had detached names its node's directory.
-        StaleProcesses.stopUsing(PostgresHa.patroniDirs(dataDir.resolve("postgres-ha")), "TERM", "Patroni or PostgreSQL");
-        StaleProcesses.stopUsing(dataDir.resolve("postgres-ha").toString(), "TERM", "etcd");
-    }
-
-    /** Two launchers on one data directory would kill each other's children as "stale": refuse early. */
-    private synchronized void lockDataDir() throws IOException {
-        if (lock != null) {
-            return;
-        }
-        // Owner only: it holds the broker's and the servers' generated configuration, passwords included.
-        OwnerOnly.directory(dataDir);
-        lockChannel = FileChannel.open(dataDir.resolve("launcher.lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        lock = lockChannel.tryLock();
-        if (lock == null) {
-            lockChannel.close();
-            lockChannel = null;
-            throw new IllegalStateException("another launcher is running on " + dataDir
-                    + " (use --data-dir for a second stack)");
         }
     }
 
@@ -257,10 +176,8 @@ public final class Stack implements AutoCloseable {
             while (!started.isEmpty()) {
                 stopQuietly(started.pop());
             }
-            if (network != null) {
-                network.close(); // after every process in it has stopped
-            }
-            releaseLock();
+            hosts.close(); // after every process on them has stopped
+            lock.release();
         }
     }
 
@@ -289,19 +206,6 @@ public final class Stack implements AutoCloseable {
         }
     }
 
-    private void releaseLock() {
-        try {
-            if (lock != null) {
-                lock.release();
-                lockChannel.close();
-            }
-        } catch (IOException e) {
-            LOG.debug("releasing the data-dir lock: {}", e.toString());
-        }
-        lock = null;
-        lockChannel = null;
-    }
-
     @Override
     public void close() {
         stop();
@@ -311,60 +215,74 @@ public final class Stack implements AutoCloseable {
         return options;
     }
 
-    /** The embedded database; null with --db-ha or an external database. */
+    /** The embedded PostgreSQL, the replicated one or an external database. */
+    public DatabaseNode database() {
+        return database;
+    }
+
+    /** The embedded PostgreSQL; fails when this stack's database is another. */
     public PostgresNode postgres() {
-        return postgres;
-    }
-
-    /** --hosts namespaces: the hosts every process runs on, to cut and heal links; else null. */
-    public HostNetwork network() {
-        return network;
-    }
-
-    /** The host named {@code name} with --hosts namespaces, else this machine's loopback. */
-    private Host placed(String name) {
-        return network == null ? Host.LOOPBACK : network.host(name);
-    }
-
-    /** One host per instance, per broker node, per database host (and the etcd witness), and the simulator. */
-    private static HostNetwork planNetwork(LauncherOptions options) {
-        List<String> names = new ArrayList<>();
-        for (int k = 1; k <= options.instances(); k++) {
-            names.add("app" + k);
+        if (database instanceof PostgresNode postgres) {
+            return postgres;
         }
-        names.add("broker");
-        if (options.brokerHa()) {
-            names.add("broker2");
-        }
-        names.addAll(List.of("db1", "db2", "witness", "sim"));
-        try {
-            return HostNetwork.plan(names);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot plan the hosts' network: " + e.getMessage(), e);
-        }
+        throw new IllegalStateException("this stack's database is not the embedded PostgreSQL but " + database.name()
+                + " (" + database.jdbcUrl() + ")");
     }
 
-    /** The replicated database of --db-ha, else null. */
+    /** The replicated PostgreSQL of --db-ha; fails when this stack's database is another. */
     public PostgresHa postgresHa() {
-        return postgresHa;
+        if (database instanceof PostgresHa ha) {
+            return ha;
+        }
+        throw new IllegalStateException("this stack's database is not the replicated one of --db-ha but "
+                + database.name() + " (" + database.jdbcUrl() + ")");
     }
 
-    /** Null when an external broker is used; the primary with --broker-ha. */
+    /** One broker, the pair of --broker-ha or an external broker. */
+    public BrokerNodes brokers() {
+        return brokers;
+    }
+
+    /** The broker this stack started: the only one, or the pair's primary; fails with an external broker. */
     public BrokerNode broker() {
-        return broker;
+        if (brokers instanceof BrokerNode single) {
+            return single;
+        }
+        if (brokers instanceof BrokerPair pair) {
+            return pair.primary();
+        }
+        throw new IllegalStateException("this stack starts no broker: it uses " + brokers.name() + " at "
+                + brokers.clientHost());
     }
 
-    /** Null unless --broker-ha. */
+    /** The replicated pair of --broker-ha; fails when this stack has another broker. */
     public BrokerPair brokerPair() {
-        return brokerPair;
+        if (brokers instanceof BrokerPair pair) {
+            return pair;
+        }
+        throw new IllegalStateException("this stack has no broker pair (--broker-ha) but " + brokers.name());
+    }
+
+    /** Where every process runs: the loopback, or with --hosts namespaces hosts of their own. */
+    public Hosts hosts() {
+        return hosts;
+    }
+
+    /** --hosts namespaces: the hosts every process runs on, to cut and heal links; fails on the loopback. */
+    public HostNetwork network() {
+        if (hosts instanceof HostNetwork network) {
+            return network;
+        }
+        throw new IllegalStateException("this stack runs every process on the loopback: hosts of their own, whose"
+                + " links can be cut, are --hosts namespaces");
     }
 
     public SimulatorNode simulator() {
         return simulator;
     }
 
-    /** Zipkin and the relay with --tracing, else null. */
-    public TracingBackend tracing() {
+    /** Zipkin and the relay with --tracing. */
+    public Optional<TracingBackend> tracing() {
         return tracing;
     }
 
@@ -374,12 +292,11 @@ public final class Stack implements AutoCloseable {
      */
     private Map<String, String> traced(AppInstance instance) {
         Map<String, String> own = instance.appProperties(options.appProperties());
-        if (tracing == null) {
-            return own;
-        }
-        Map<String, String> merged = new java.util.LinkedHashMap<>(tracing.appProperties(instance.name()));
-        merged.putAll(own);
-        return merged;
+        return tracing.map(t -> {
+            Map<String, String> merged = new java.util.LinkedHashMap<>(t.appProperties(instance.name()));
+            merged.putAll(own);
+            return merged;
+        }).orElse(own);
     }
 
     /** The first (or only) application server. */
@@ -405,12 +322,12 @@ public final class Stack implements AutoCloseable {
         return dataDir.resolve("logs");
     }
 
-    /** The banner printed once everything is ready. */
-    /** --broker-tls's key and trust stores, or null. */
-    public TlsMaterial brokerTls() {
+    /** --broker-tls's key and trust stores. */
+    public Optional<TlsMaterial> brokerTls() {
         return brokerTls;
     }
 
+    /** The banner printed once everything is ready. */
     public String summary() {
         return Summary.render(this);
     }
@@ -448,12 +365,12 @@ public final class Stack implements AutoCloseable {
     }
 
     /** Writes the samples ({@link #samplesLinked}) where the servers read them, fresh at every start. */
-    private void writeSampleWorkflows(Path dataDir) throws java.io.IOException {
+    private void writeSampleWorkflows(Path dataDir) throws IOException {
         try (var in = Stack.class.getResourceAsStream(SAMPLE_WORKFLOWS)) {
             if (in == null) {
                 throw new IllegalStateException("the launcher jar lacks its resource " + SAMPLE_WORKFLOWS);
             }
-            java.nio.file.Files.write(dataDir.resolve(SAMPLE_WORKFLOWS), in.readAllBytes());
+            Files.write(dataDir.resolve(SAMPLE_WORKFLOWS), in.readAllBytes());
         }
     }
 }

@@ -133,7 +133,7 @@ public final class StackLayout {
         return dir.resolve("overseer-broker-policy.jar");
     }
 
-    /** One node of ./run --db-ha's replicated PostgreSQL (server-config/postgres-ha), filled in by {@link PatroniNode}. */
+    /** One node of ./run --db-ha's replicated PostgreSQL (server-config/postgres-ha), filled in by the lab's PatroniNode. */
     public Path patroniTemplate() {
         return dir.resolve("config/patroni.yml");
     }

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * directory that only our children name on their command line, and stops them: otherwise the next start
  * fails on a busy port or a locked data directory.
  */
-final class StaleProcesses {
+public final class StaleProcesses {
 
     private static final Logger LOG = LoggerFactory.getLogger(StaleProcesses.class);
 
@@ -24,12 +24,12 @@ final class StaleProcesses {
      * Stops every process (other than this JVM) whose command line names {@code dir} as a whole path,
      * sending {@code signal} first (e.g. INT for PostgreSQL's fast shutdown) and SIGKILL after 15 s.
      */
-    static void stopUsing(String dir, String signal, String what) {
+    public static void stopUsing(String dir, String signal, String what) {
         stopUsing(List.of(dir), signal, what);
     }
 
     /** As {@link #stopUsing(String, String, String)} for processes that name any of {@code dirs}, in one scan. */
-    static void stopUsing(List<String> dirs, String signal, String what) {
+    public static void stopUsing(List<String> dirs, String signal, String what) {
         String any = dirs.stream().map(Pattern::quote).collect(Collectors.joining("|", "(?:", ")"));
         Pattern p = Pattern.compile(any + "(?=$|[/\\s\"'])");
         long self = ProcessHandle.current().pid();

@@ -18,7 +18,7 @@ final class Summary {
         sb.append('\n').append(line).append('\n')
           .append(instances.size() == 1 ? "  Overseer is running\n"
                   : "  Overseer is running: " + instances.size() + " instances, one database and "
-                          + (stack.brokerPair() == null ? "one broker" : "a replicated broker pair") + "\n")
+                          + stack.brokers().headline() + "\n")
           .append(line).append('\n');
         appendServers(sb, instances, host, o.runtime());
         if (o.runtime() == AppRuntime.PAYARA_SERVER) {
@@ -30,42 +30,24 @@ final class Summary {
             sb.append(row("Health (WildFly)", stack.appServer().healthUrl() + "/ready   (management port; /health/ready"
                     + " on the API port is not served)"));
         }
-        if (stack.brokerPair() != null) {
-            appendPair(sb, stack.brokerPair());
-        } else if (stack.broker() != null) {
-            sb.append(row("Artemis console", stack.broker().consoleUrl() + "   (login demo/demo)"))
-              .append(row("Broker", stack.brokerTls() == null ? "tcp://127.0.0.1:" + o.brokerPort()
-                      : BrokerWiring.single("127.0.0.1", o.brokerPort()).withTls(stack.brokerTls()).clientUrl()
-                              + "   (TLS only; the certificate: " + stack.brokerTls().trustStore().resolveSibling("broker.crt") + ")"));
-        } else {
-            sb.append(row("Broker (external)", "tcp://" + o.brokerHost() + ":" + o.brokerPort()));
-        }
+        stack.brokers().summaryRows().forEach(r -> sb.append(row(r)));
         sb.append(row("Simulator", "http://localhost:" + o.simulatorPort() + "   (GET /health)"));
-        if (stack.tracing() != null) {
-            sb.append(row("Traces (Zipkin)", stack.tracing().uiUrl() + "   (API " + stack.tracing().zipkinUrl() + "/api/v2/)"))
-              .append(row("OTLP relay", stack.tracing().otlpEndpoint() + TraceRelay.TRACES_PATH
-                      + "   (OTLP/HTTP protobuf, to Zipkin; docs/tracing.md)"));
-        }
-        if (stack.postgresHa() != null) {
-            appendDatabaseHa(sb, stack.postgresHa());
-        } else if (stack.postgres() != null) {
-            sb.append(row("JDBC", o.effectiveDbUrl() + "   (user overseer / password overseer)"));
-        } else {
-            sb.append(row("JDBC (external)", o.effectiveDbUrl()));
-        }
+        stack.tracing().ifPresent(tracing -> sb
+                .append(row("Traces (Zipkin)", tracing.uiUrl() + "   (API " + tracing.zipkinUrl() + "/api/v2/)"))
+                .append(row("OTLP relay", tracing.otlpEndpoint() + TraceRelay.TRACES_PATH
+                        + "   (OTLP/HTTP protobuf, to Zipkin; docs/tracing.md)")));
+        stack.database().summaryRows().forEach(r -> sb.append(row(r)));
         sb.append(row("Logs", stack.logDir().toString()))
           .append(row("Data", o.dataDir().toString()))
           .append('\n');
-        if (stack.broker() != null) {
+        if (stack.brokers().local()) {
             sb.append("  Local demo users demo/demo (every role) and viewer/viewer (read only); created by ./run only,"
                     + " never a default elsewhere.\n");
         }
         sb.append(instances.size() == 1 ? "  " + stack.appServer().label() + " is restarted automatically if it dies.\n"
                 : "  Each instance is restarted automatically if it dies; the others keep serving meanwhile.\n")
-          .append(stack.brokerPair() == null ? ""
-                  : "  A dead broker node is restarted, primary first, never onto a stale journal (docs/broker-ha.md).\n")
-          .append(stack.postgresHa() == null ? ""
-                  : "  Patroni fails the database over by itself; a dead node is started again and follows (docs/database-ha.md).\n")
+          .append(note(stack.brokers().restartNote()))
+          .append(note(stack.database().restartNote()))
           .append("  Ctrl-C stops everything.\n")
           .append(line).append('\n');
         return sb.toString();
@@ -96,26 +78,12 @@ final class Summary {
           .append(row("Health", http + "/health/ready   (each instance answers for itself)"));
     }
 
-    /** Both nodes, and the one URL legacy clients need to follow a failover (docs/broker-ha.md). */
-    private static void appendPair(StringBuilder sb, BrokerPair pair) {
-        sb.append(row("Broker primary", "tcp://127.0.0.1:" + pair.primary().port() + "   console "
-                        + pair.primary().consoleUrl() + "   (login demo/demo)"))
-          .append(row("Broker backup", "tcp://127.0.0.1:" + pair.backup().port() + "   console "
-                        + pair.backup().consoleUrl() + "   (replica; serves after a failover)"))
-          .append(row("Broker client URL", pair.wiring().clientUrl()));
+    private static String note(String sentence) {
+        return sentence.isEmpty() ? "" : "  " + sentence + "\n";
     }
 
-    /** Each database host with its role now, Patroni's API, etcd, and the URL that follows the primary. */
-    private static void appendDatabaseHa(StringBuilder sb, PostgresHa ha) {
-        String primary = ha.primary().map(PatroniNode::name).orElse("");
-        for (PatroniNode n : ha.nodes()) {
-            sb.append(row("PostgreSQL " + n.name(), n.address() + ":" + n.pgPort() + "   " + (n.name().equals(primary)
-                    ? "primary" : "synchronous standby") + "   Patroni " + n.restUrl() + "/cluster"));
-        }
-        sb.append(row("etcd", ha.etcdMembers().stream().map(EtcdMember::clientUrl)
-                        .collect(java.util.stream.Collectors.joining(" "))))
-          .append(row("JDBC", ha.jdbcUrl()))
-          .append(row("", "(user overseer / password overseer; the driver picks the primary)"));
+    private static String row(SummaryRow row) {
+        return row(row.label(), row.value());
     }
 
     private static String row(String label, String value) {

@@ -94,7 +94,7 @@ public final class Wait {
         }
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

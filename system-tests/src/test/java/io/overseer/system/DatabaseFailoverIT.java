@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.LauncherOptions;
-import io.overseer.launcher.PatroniNode;
-import io.overseer.launcher.PostgresHa;
+import io.overseer.launcher.lab.PatroniNode;
+import io.overseer.launcher.lab.PostgresHa;
 import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
 import java.nio.file.Path;

@@ -63,7 +63,7 @@ class LauncherInstancesIT {
                 first.pid(), second.pid()));
         assertNoDataGrid(options.dataDir().resolve("logs"), List.of(first.name(), second.name()));
         assertNoSecretReadableByOthers(options.dataDir(), stack.broker().password());
-        assertNoSecretReadableByOthers(options.dataDir(), stack.brokerTls().keyStorePassword());
+        assertNoSecretReadableByOthers(options.dataDir(), stack.brokerTls().orElseThrow().keyStorePassword());
         anOrderRunsEndToEndOverTls(options.brokerPort());
 
         long firstPid = first.pid();
@@ -93,7 +93,7 @@ class LauncherInstancesIT {
      * status on its temporary queue. A plain TCP client is turned away.
      */
     private void anOrderRunsEndToEndOverTls(int brokerPort) throws Exception {
-        String tlsUrl = io.overseer.launcher.BrokerWiring.single("127.0.0.1", brokerPort).withTls(stack.brokerTls())
+        String tlsUrl = io.overseer.launcher.BrokerWiring.single("127.0.0.1", brokerPort).withTls(stack.brokerTls().orElseThrow())
                 .clientUrl();
         String customer = "c-tls-" + java.util.UUID.randomUUID();
         try (var factory = new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(tlsUrl,

@@ -1,6 +1,7 @@
-package io.overseer.launcher;
+package io.overseer.launcher.lab;
 
 import com.sun.security.auth.module.UnixSystem;
+import io.overseer.launcher.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,14 @@
-package io.overseer.launcher;
+package io.overseer.launcher.lab;
 
+import io.overseer.launcher.Host;
+import io.overseer.launcher.LogTail;
+import io.overseer.launcher.ManagedProcess;
+import io.overseer.launcher.OwnerOnly;
+import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.ProcessNode;
+import io.overseer.launcher.StaleProcesses;
+import io.overseer.launcher.Templates;
+import io.overseer.launcher.Wait;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,7 +129,7 @@ public final class PatroniNode extends ProcessNode {
         // A clean environment: a PGPASSWORD or PGUSER of the launcher's would reach pg_basebackup and pg_rewind
         // and override the replication user's password (replication then fails, "password authentication failed").
         cmd.addAll(List.of("/usr/bin/env", "-i", "HOME=" + user.home(), "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
-                PostgresHa.PATRONI.toString(), config.toString()));
+                DebianPrograms.PATRONI.toString(), config.toString()));
         return startProcess(cmd, nodeDir, Map.of());
     }
 

@@ -1,5 +1,14 @@
-package io.overseer.launcher;
+package io.overseer.launcher.lab;
 
+import io.overseer.launcher.Host;
+import io.overseer.launcher.LogTail;
+import io.overseer.launcher.ManagedProcess;
+import io.overseer.launcher.OwnerOnly;
+import io.overseer.launcher.PostgresNode;
+import io.overseer.launcher.ProcessNode;
+import io.overseer.launcher.StaleProcesses;
+import io.overseer.launcher.Templates;
+import io.overseer.launcher.Wait;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +83,7 @@ public final class EtcdMember extends ProcessNode {
         OwnerOnly.directory(dataDir);
         String peer = "http://" + address() + ":" + peerPort;
         // "new" is read only while the data directory is empty: a restarted member rejoins from its own.
-        List<String> cmd = List.of(PostgresHa.ETCD.toString(),
+        List<String> cmd = List.of(DebianPrograms.ETCD.toString(),
                 "--name", memberName,
                 "--data-dir", dataDir.toString(),
                 "--listen-client-urls", clientUrl(),

@@ -1,4 +1,4 @@
-package io.overseer.launcher;
+package io.overseer.launcher.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.security.auth.module.UnixSystem;
+import io.overseer.launcher.Host;
+import io.overseer.launcher.Wait;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
