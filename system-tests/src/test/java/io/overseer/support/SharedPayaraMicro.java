@@ -32,8 +32,12 @@ import org.jboss.shrinkwrap.descriptor.api.Descriptor;
  * of boot for every class. Here the first {@code deploy()} of an archive name starts a server through the
  * connector itself (same command line, same wait for its "Instance Configuration" banner, same address read
  * from it), later ones get that server's {@link ProtocolMetaData} back, {@code undeploy()} does nothing, and
- * {@link #stop()} — Arquillian's end of the suite — stops every server and waits for its process to end
- * before the test stack's PostgreSQL and broker go.
+ * {@link #stopAll()} — called by {@link TestStack} when the JVM's test session ends — stops every server and
+ * waits for its process to end before the test stack's PostgreSQL and broker go.
+ *
+ * <p>The servers belong to the JVM, not to this container: Arquillian's suite ends with each class when
+ * failsafe hands a fork its classes one at a time (several forks, {@code it.forks}), and its {@link #stop()}
+ * would otherwise boot a server per class again.
  *
  * <p>An archive of a known name with other content is refused, not served by the server of the first one:
  * a class that needs another deployment gives its archive another name and says why it needs it. At most
@@ -52,9 +56,10 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
     private static final long STOP_WAIT_SECONDS = 60;
 
     private PayaraMicroContainerConfiguration configuration;
-    private final Map<String, Server> servers = new LinkedHashMap<>();
+    /** Guarded by the class: every container instance of this JVM shares them. */
+    private static final Map<String, Server> servers = new LinkedHashMap<>();
     /** Archives whose server did not start: later classes fail at once instead of booting it again. */
-    private final Map<String, DeploymentException> failed = new LinkedHashMap<>();
+    private static final Map<String, DeploymentException> failed = new LinkedHashMap<>();
 
     private record Server(PayaraMicroDeployableContainer connector, Archive<?> archive, String fingerprint,
                           ProtocolMetaData metaData, List<ProcessHandle> processes) {
@@ -81,7 +86,13 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
     }
 
     @Override
-    public synchronized ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+    public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
+        synchronized (SharedPayaraMicro.class) {
+            return deployShared(archive);
+        }
+    }
+
+    private ProtocolMetaData deployShared(Archive<?> archive) throws DeploymentException {
         if (failed.containsKey(archive.getName())) {
             throw new DeploymentException("The Payara Micro for " + archive.getName() + " did not start for an"
                     + " earlier class: not trying again", failed.get(archive.getName()));
@@ -137,8 +148,13 @@ public final class SharedPayaraMicro implements DeployableContainer<PayaraMicroC
         // the server stays for the next class; stop() ends it
     }
 
+    /** Arquillian's end of a suite, which may be one class's end: the servers stay until {@link #stopAll()}. */
     @Override
-    public synchronized void stop() throws LifecycleException {
+    public void stop() {
+    }
+
+    /** Stops every server this JVM started and waits for each process to end. */
+    static synchronized void stopAll() throws LifecycleException {
         for (Server server : servers.values()) {
             try {
                 server.connector().undeploy(server.archive()); // destroys the process (SIGTERM)

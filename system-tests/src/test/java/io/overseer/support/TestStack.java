@@ -165,6 +165,11 @@ public final class TestStack implements LauncherSessionListener {
 
     @Override
     public void launcherSessionClosed(LauncherSession session) {
+        try {
+            SharedPayaraMicro.stopAll(); // the Arquillian tier's servers, before the database and broker they use
+        } catch (org.jboss.arquillian.container.spi.client.container.LifecycleException | RuntimeException e) {
+            System.getLogger(TestStack.class.getName()).log(System.Logger.Level.ERROR, "stopping the shared Payara Micro", e);
+        }
         stopAll();
     }
 
@@ -450,28 +455,28 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     /**
-     * A free loopback port below Linux's ephemeral range (32768-60999). A port from that range (what
-     * {@code new ServerSocket(0)} gives) can be taken while its server is down by the outgoing connections
-     * that retry it: a client connecting to 127.0.0.1:P with nothing listening may be given P as its own
-     * port and connect to itself, and the restarted server then cannot bind P (seen in the chaos run: a
-     * killed PostgreSQL could not come back, "Address already in use").
+     * A free loopback port below Linux's ephemeral range (32768-60999), in this fork's slice of it
+     * ({@link #PORTS}). A port from the ephemeral range (what {@code new ServerSocket(0)} gives) can be taken
+     * while its server is down by the outgoing connections that retry it: a client connecting to 127.0.0.1:P
+     * with nothing listening may be given P as its own port and connect to itself, and the restarted server then
+     * cannot bind P (seen in the chaos run: a killed PostgreSQL could not come back, "Address already in use").
      */
     public static int freePort() {
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 500; attempt++) {
-            int port = 20_000 + random.nextInt(12_700);
+            int port = PORTS.from() + random.nextInt(PORTS.size());
             if (TAKEN.add(port) && free(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("no free port between 20000 and 32700");
+        throw new IllegalStateException("no free port in " + PORTS);
     }
 
     /** {@code size} consecutive ports, free now and never handed out before in this JVM. */
     public static int freePorts(int size) {
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 500; attempt++) {
-            int first = 20_000 + random.nextInt(12_700 - size);
+            int first = PORTS.from() + random.nextInt(PORTS.size() - size);
             boolean ok = true;
             for (int p = first; p < first + size && ok; p++) {
                 ok = !TAKEN.contains(p) && free(p);
@@ -483,7 +488,30 @@ public final class TestStack implements LauncherSessionListener {
                 return first;
             }
         }
-        throw new IllegalStateException("no " + size + " consecutive free ports between 20000 and 32700");
+        throw new IllegalStateException("no " + size + " consecutive free ports in " + PORTS);
+    }
+
+    /** Ports {@code from} (inclusive) to {@code to} (exclusive). */
+    public record PortRange(int from, int to) {
+        public int size() {
+            return to - from;
+        }
+    }
+
+    /**
+     * The ports this JVM hands out. A tier runs its classes in several JVMs at once (failsafe's forks, each with
+     * a stack of its own: {@code it.forks}, docs/testing.md); each takes its own slice of 20000-32699, so that
+     * two forks never pick the same free port in the moment before either binds it.
+     */
+    public static final PortRange PORTS = slice(Integer.getInteger("overseer.it.fork", 1),
+            Integer.getInteger("overseer.it.forks", 1));
+
+    static PortRange slice(int fork, int forks) {
+        if (forks < 1 || fork < 1 || fork > forks) {
+            throw new IllegalStateException("fork " + fork + " of " + forks + ": overseer.it.fork must be 1.." + forks);
+        }
+        int width = 12_700 / forks;
+        return new PortRange(20_000 + (fork - 1) * width, 20_000 + fork * width);
     }
 
     /** Ports handed out in this JVM: two calls in a row never get the same one before either is bound. */

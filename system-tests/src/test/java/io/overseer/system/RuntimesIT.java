@@ -558,7 +558,10 @@ class RuntimesIT {
             return TestStack.freePort();
         }
         for (int attempt = 0; attempt < 50; attempt++) {
-            int http = 20_080 + ThreadLocalRandom.current().nextInt(300) * 100;
+            // a port ending in 80, from which WildFly's offset and Payara's domain ports are laid out, in this fork's slice
+            var range = TestStack.PORTS;
+            int http = (range.from() / 100 + 1) * 100 + 80
+                    + ThreadLocalRandom.current().nextInt((range.size() - 200) / 100) * 100;
             Map<String, Integer> ports = runtime == AppRuntime.PAYARA_SERVER ? PayaraServerNode.domainPorts(http)
                     : WildFlyNode.serverPorts(http);
             if (ports.values().stream().allMatch(RuntimesIT::free)) {
