@@ -2,38 +2,12 @@ package io.overseer.launcher;
 
 import java.util.List;
 
-/** A broker of the user's own ({@code --broker-host}): nothing of it runs here, so starting and stopping do nothing. */
-public record ExternalBroker(String host, int port) implements BrokerNodes {
+/** A broker of the user's own ({@code --broker-host}): nothing of it runs here ({@link ExternalNode}). */
+public record ExternalBroker(String host, int port) implements BrokerNodes, ExternalNode {
 
     @Override
     public String name() {
         return "external broker";
-    }
-
-    @Override
-    public void start() {
-        // not ours to start
-    }
-
-    @Override
-    public void stop() {
-        // not ours to stop
-    }
-
-    @Override
-    public void kill9() {
-        // not ours to kill
-    }
-
-    /** Nothing of it runs here. */
-    @Override
-    public boolean isAlive() {
-        return false;
-    }
-
-    @Override
-    public long pid() {
-        return -1;
     }
 
     @Override

@@ -58,10 +58,56 @@ final class PayaraDomain {
         return dryRun(domains, preBoot);
     }
 
-    /** The post-boot commands {@link #prepare} wrote, through the running server's admin port, in one multimode. */
+    /**
+     * The post-boot commands {@link #prepare} wrote, through the running server's admin port, in one multimode,
+     * once that port serves commands. Multimode runs every command and exits 0 although one failed: seen on a
+     * loaded machine, an admin port open before its command adapter answered the first command 404, and the
+     * server ran without the broker's address. So the port is first asked a harmless command until it answers,
+     * and a failed command fails the start, naming it.
+     */
     void runPostBoot(int adminPort) throws IOException {
-        asadmin("--port", Integer.toString(adminPort), "multimode", "--file", workDir.resolve("post-boot.asadmin").toString());
+        String port = Integer.toString(adminPort);
+        awaitCommands(port);
+        String out = asadmin("--port", port, "multimode", "--file", workDir.resolve("post-boot.asadmin").toString());
+        List<String> failed = failedCommands(out);
+        if (!failed.isEmpty()) {
+            throw new IllegalStateException(label + ": post-boot command(s) " + failed + " failed (see " + logFile + "):\n" + out);
+        }
     }
+
+    /** The commands a multimode run reports as failed, in its words ("Command X failed."). */
+    static List<String> failedCommands(String multimodeOutput) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^Command (\\S+) failed\\.\\s*$").matcher(multimodeOutput);
+        List<String> failed = new ArrayList<>();
+        while (m.find()) {
+            failed.add(m.group(1));
+        }
+        return failed;
+    }
+
+    /** Until {@code asadmin uptime} succeeds on the admin port, or {@link #COMMANDS_READY} passes. */
+    private void awaitCommands(String adminPort) throws IOException {
+        long deadline = System.nanoTime() + COMMANDS_READY.toNanos();
+        while (true) {
+            try {
+                asadmin("--port", adminPort, "uptime");
+                return;
+            } catch (IllegalStateException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(label + ": the admin port " + adminPort + " was open but served no"
+                            + " command within " + COMMANDS_READY.toSeconds() + " s", notYet);
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(label + ": interrupted while waiting for the admin port", e);
+                }
+            }
+        }
+    }
+
+    private static final java.time.Duration COMMANDS_READY = java.time.Duration.ofMinutes(2);
 
     /**
      * The template domain, created once per port base (a changed --http-port makes a new one); the JDBC

@@ -98,4 +98,20 @@ class PayaraServerNodeTest {
         return new PayaraServerNode(StackLayout.fromDirectory(stack), "payara-server", dir.resolve("payara-server"),
                 dir.resolve("logs/payara-server.log"), CONFIG);
     }
+
+    /** What multimode printed when an admin port answered its first command 404 (a start that then ran unwired). */
+    @Test
+    void aFailedPostBootCommandIsNamed() {
+        String out = """
+                Closest matching local and remote command(s):\s
+                    create-resource-adapter-config
+
+                Command create-resource-adapter-config failed.
+                Application deployed with name artemis-rar.
+                Command deploy executed successfully.
+                Command multimode executed successfully.
+                """;
+        assertEquals(List.of("create-resource-adapter-config"), PayaraDomain.failedCommands(out));
+        assertEquals(List.of(), PayaraDomain.failedCommands("Command deploy executed successfully.\n"));
+    }
 }

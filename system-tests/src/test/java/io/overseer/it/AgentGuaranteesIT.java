@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class AgentGuaranteesIT extends DeployedWarIT {
 
     private static final String SINGLE = "single-charge";
+    private static final String PATIENT = "patient-charge";
     private static final String OPERATION = "charge-payment";
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -48,7 +49,9 @@ class AgentGuaranteesIT extends DeployedWarIT {
     void aBurstOfServerErrorsIsRetriedWithBackoffInsideTheAttempt() {
         Metrics before = Metrics.scrape(root);
         simulator.fault(OPERATION, "error", 1.0, 0);
-        String orderId = api.submit("c-burst", SINGLE);
+        // A minute to complete, not 3 s: the retries must fit in the attempt on a machine busy with another
+        // fork's servers (seen: two backoffs and a scrape took over 3 s, and the attempt expired).
+        String orderId = api.submit("c-burst", PATIENT);
 
         Poll.until("two retries inside the attempt", WAIT, () -> retries(Metrics.scrape(root)) >= retries(before) + 2);
         simulator.clearFaults();

@@ -45,7 +45,8 @@ public final class TestStack implements LauncherSessionListener {
     public static final int MAX_STREAMS_PER_USER = 5;
     /**
      * Task types added by configuration only (overseer.workflows.file), beside the built-in "order":
-     * a single step that stops in Error when it gives up, a two-step "express" order, "slow-ship" (its
+     * a single step that stops in Error when it gives up ("patient-charge" the same with a minute to
+     * complete, for a test that must see no attempt expire however busy the machine), a two-step "express" order, "slow-ship" (its
      * shipping attempt may take a minute: long enough to forge replies while it runs), and "screened",
      * whose first operation a coded agent performs in the Arquillian tier's deployment (AgentSpiIT) and the
      * simulator's catch-all agent on the system tier's servers; "vetted" likewise, whose coded agent refuses every order
@@ -59,6 +60,7 @@ public final class TestStack implements LauncherSessionListener {
     public static final String EXTRA_WORKFLOWS = """
             {"workflows": [
               {"name": "single-charge", "steps": [{"name": "charge-payment", "onExhausted": "error"}]},
+              {"name": "patient-charge", "steps": [{"name": "charge-payment", "completeBy": "PT60S", "onExhausted": "error"}]},
               {"name": "express", "steps": [
                 {"name": "reserve-inventory", "compensation": "release-inventory"},
                 {"name": "arrange-shipping", "compensation": "cancel-shipment"}]},
