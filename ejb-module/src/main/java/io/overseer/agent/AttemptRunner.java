@@ -83,38 +83,15 @@ public class AttemptRunner {
     private Optional<AgentReply> attempt(AttemptRequest request, boolean fenced, Span span) {
         Backoff backoff = settings.backoff();
         for (int retry = 1; ; retry++) {
-            Duration left = remaining(request.completeBy());
-            if (left.isNegative() || left.isZero()) {
-                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not done by its complete-by; abandoning silently",
-                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
-                metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
-                span.addEvent("abandoned: complete-by passed");
+            if (!mayCall(request, fenced && retry == 1, span)) {
                 return Optional.empty();
             }
-            if (!(fenced && retry == 1) && !fence.isCurrent(request)) {
-                LOG.log(Level.INFO, "Order {0} (trace {3}): {1} attempt (epoch {2}) is no longer current; abandoning silently",
-                        new Object[] {request.orderId(), request.operation(), request.epoch(),
-                                TraceParent.traceId(request.trace())});
-                metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
-                span.addEvent("abandoned: no longer the current attempt");
-                return Optional.empty();
-            }
-            if (!paced(request, span)) {
-                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not started by its complete-by (per-second flow limit); abandoning silently",
-                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
-                metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
-                span.addEvent("abandoned: not started by its complete-by (flow limit)");
-                return Optional.empty();
-            }
-            left = remaining(request.completeBy()); // the pacing may have waited
+            Duration left = remaining(request.completeBy()); // the pacing may have waited
             if (left.isNegative() || left.isZero()) {
                 continue; // abandoned at the top of the loop, counted there
             }
             if (!gate.enter()) {
-                LOG.log(Level.INFO, "Order {0} (trace {2}): {1} handed back: this instance is shutting down",
-                        new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
-                metrics.failed(request.operation(), AgentMetrics.FailureKind.HANDED_BACK);
-                return Optional.of(AgentReply.handedBack(request, "instance shutting down; call not attempted"));
+                return Optional.of(handBack(request));
             }
             if (retry > 1) {
                 metrics.retried(request.operation());
@@ -129,25 +106,77 @@ public class AttemptRunner {
                 case SUCCESS:
                     return Optional.of(AgentReply.succeeded(request, result.detail()));
                 case NONTRANSIENT:
-                    LOG.log(Level.WARNING, "Order {0} (trace {3}): {1} refused: {2}",
-                            new Object[] {request.orderId(), request.operation(), result.detail(),
-                                    TraceParent.traceId(request.trace())});
-                    metrics.failed(request.operation(), AgentMetrics.FailureKind.NONTRANSIENT);
-                    return Optional.of(AgentReply.failed(request, result.detail()));
+                    return Optional.of(refused(request, result));
                 default:
-                    LOG.log(Level.FINE, "Order {0} (trace {4}): {1} transient fault, retry {2}: {3}",
-                            new Object[] {request.orderId(), request.operation(), retry, result.detail(),
-                                    TraceParent.traceId(request.trace())});
-                    metrics.failed(request.operation(), CallResults.isCircuitOpen(result)
-                            ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);
-                    if (span.isRecording()) {
-                        span.addEvent((CallResults.isCircuitOpen(result) ? "circuit open, retry " : "transient fault, retry ")
-                                + retry + ": " + Tracing.bounded(result.detail()));
-                    }
+                    transientFault(request, result, retry, span);
                     if (!sleep(backoff.delay(retry), request.completeBy())) {
                         return Optional.empty();
                     }
             }
+        }
+    }
+
+    /**
+     * Whether the attempt's next call may start: not once its complete-by has passed, nor when it is no
+     * longer the current attempt, nor when its flow limit would start it only after the complete-by. Each
+     * of these abandons the attempt silently (no reply), logged and counted here.
+     *
+     * @param fenceChecked whether the caller's check that the attempt is current stands for this call (the
+     *                     first one of a batch the agent checked in one query)
+     */
+    private boolean mayCall(AttemptRequest request, boolean fenceChecked, Span span) {
+        Duration left = remaining(request.completeBy());
+        if (left.isNegative() || left.isZero()) {
+            LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not done by its complete-by; abandoning silently",
+                    new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
+            metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
+            span.addEvent("abandoned: complete-by passed");
+            return false;
+        }
+        if (!fenceChecked && !fence.isCurrent(request)) {
+            LOG.log(Level.INFO, "Order {0} (trace {3}): {1} attempt (epoch {2}) is no longer current; abandoning silently",
+                    new Object[] {request.orderId(), request.operation(), request.epoch(),
+                            TraceParent.traceId(request.trace())});
+            metrics.failed(request.operation(), AgentMetrics.FailureKind.FENCED);
+            span.addEvent("abandoned: no longer the current attempt");
+            return false;
+        }
+        if (!paced(request, span)) {
+            LOG.log(Level.INFO, "Order {0} (trace {2}): {1} not started by its complete-by (per-second flow limit); abandoning silently",
+                    new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
+            metrics.failed(request.operation(), AgentMetrics.FailureKind.DEADLINE_ABANDONED);
+            span.addEvent("abandoned: not started by its complete-by (flow limit)");
+            return false;
+        }
+        return true;
+    }
+
+    /** No new call on an instance shutting down: the attempt goes back so that another instance takes it at once. */
+    private AgentReply handBack(AttemptRequest request) {
+        LOG.log(Level.INFO, "Order {0} (trace {2}): {1} handed back: this instance is shutting down",
+                new Object[] {request.orderId(), request.operation(), TraceParent.traceId(request.trace())});
+        metrics.failed(request.operation(), AgentMetrics.FailureKind.HANDED_BACK);
+        return AgentReply.handedBack(request, "instance shutting down; call not attempted");
+    }
+
+    private AgentReply refused(AttemptRequest request, CallResult result) {
+        LOG.log(Level.WARNING, "Order {0} (trace {3}): {1} refused: {2}",
+                new Object[] {request.orderId(), request.operation(), result.detail(),
+                        TraceParent.traceId(request.trace())});
+        metrics.failed(request.operation(), AgentMetrics.FailureKind.NONTRANSIENT);
+        return AgentReply.failed(request, result.detail());
+    }
+
+    /** A transient fault (an open circuit is one): counted and traced; the caller backs off and retries. */
+    private void transientFault(AttemptRequest request, CallResult result, int retry, Span span) {
+        LOG.log(Level.FINE, "Order {0} (trace {4}): {1} transient fault, retry {2}: {3}",
+                new Object[] {request.orderId(), request.operation(), retry, result.detail(),
+                        TraceParent.traceId(request.trace())});
+        metrics.failed(request.operation(), CallResults.isCircuitOpen(result)
+                ? AgentMetrics.FailureKind.CIRCUIT_OPEN : AgentMetrics.FailureKind.TRANSIENT);
+        if (span.isRecording()) {
+            span.addEvent((CallResults.isCircuitOpen(result) ? "circuit open, retry " : "transient fault, retry ")
+                    + retry + ": " + Tracing.bounded(result.detail()));
         }
     }
 
