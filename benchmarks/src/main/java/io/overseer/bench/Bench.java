@@ -176,11 +176,41 @@ public final class Bench {
         PhaseRunner phases = new PhaseRunner(db, simulator, run.sampler, runDir, runId, costs,
                 new AgentCalls(stack.baseUrl(), "demo", "demo"));
         RestOrders rest = new RestOrders(stack.baseUrl());
-        int c = o.clients();
 
-        // Warm-up: JIT, pools and caches, so the first measured phase is not the first work the server does.
-        // As large as the peers' (2,000 tasks): a cold Payara Micro ran the same REST burst at half the rate it
-        // reached once warm (48 → 102 three-step orders/s, three bursts of 3,000 in a row).
+        warmUp(o, run, phases, rest);
+        idleBackground(o, run, costs);
+        loneOrders(o, run, phases, rest);
+        overheadPeakAndLatency(o, run, phases, rest);
+        if (o.jfr()) {
+            run.jfrTop = profiled(o, run, stack, runDir, phases, rest);
+        }
+        Map<String, List<Double>> lat = new LinkedHashMap<>();
+        lat.put("REST", run.phases.get("latency-rest").latenciesMs());
+        lat.put("JMS", run.phases.get("latency-jms").latenciesMs());
+        Plots.latency(lat, "Submit -> Processed at half the peak rate (three-step order)", plotDir.resolve("latency.png"));
+        keepPlots(run, runDir, plotDir, List.of("overhead", "e2e-rest", "e2e-jms", "latency-rest", "latency-jms"));
+        run.plots.add("latency.png");
+        peers(o, run, stack, runDir, missingPeers);
+
+        // Last, opt-in: what a bulk resubmit does to new orders (BulkPhase). After the peers, so that it changes
+        // none of the figures a run without --bulk has (10,000 more orders in the state store, a busier server).
+        if (o.bulk()) {
+            double loadRate = o.bulkLoadRate() > 0 ? o.bulkLoadRate() : run.phases.get("latency-rest").offeredRate();
+            BulkPhase bulk = new BulkPhase(o, db, simulator, phases, rest, costs, stack.baseUrl(), runId);
+            run.bulk = bulk.run(run.sampler, loadRate, run.idle, run.problems);
+            run.phases.put("bulk-baseline", run.bulk.baseline());
+            run.phases.put("bulk-during", run.bulk.during());
+            keepPlots(run, runDir, plotDir, List.of("bulk-baseline", "bulk-during"));
+        }
+    }
+
+    /**
+     * Warm-up: JIT, pools and caches, so the first measured phase is not the first work the server does.
+     * As large as the peers' (2,000 tasks): a cold Payara Micro ran the same REST burst at half the rate it
+     * reached once warm (48 → 102 three-step orders/s, three bursts of 3,000 in a row).
+     */
+    private static void warmUp(BenchOptions o, BenchRun run, PhaseRunner phases, RestOrders rest) throws Exception {
+        int c = o.clients();
         List<String> warm = phases.run("warmup-order", "warm-up", PhaseRunner.Kind.PEAK, run.warmupOrders, c, 0, 3, 3,
                 true, p -> threeStep(rest, p, o)).problems();
         run.problems.addAll(warm);
@@ -190,24 +220,35 @@ public final class Bench {
         }
         run.problems.addAll(phases.run("warmup-noop", "warm-up", PhaseRunner.Kind.OVERHEAD, run.warmupOrders, c, 0, 1, 0,
                 true, p -> rest.submitter(p, "noop")).problems());
+    }
 
-        // The idle background, measured so that each phase's counts (which include it) can be judged.
+    /** The idle background, measured so that each phase's counts (which include it) can be judged. */
+    private static void idleBackground(BenchOptions o, BenchRun run, CostMeter costs) throws Exception {
         int idleSeconds = o.quick() ? IDLE_SECONDS / 2 : IDLE_SECONDS;
         Log.info("idle background: " + idleSeconds + " s with no orders");
         CostMeter.Snapshot idleStart = costs.settleAndTake();
         Thread.sleep(idleSeconds * 1000L);
         run.idle = CostMeter.perSecond(idleStart, costs.take());
         Log.info("idle background " + run.idle.summary("second"));
+    }
 
-        // One order at a time on the warm, idle stack: what a lone order waits for, hop by hop (Report's hop
-        // table). Nothing should batch it or hold it for a timer: each goes alone, 1/LONE_RATE s after the last.
+    /**
+     * One order at a time on the warm, idle stack: what a lone order waits for, hop by hop (Report's hop
+     * table). Nothing should batch it or hold it for a timer: each goes alone, 1/LONE_RATE s after the last.
+     */
+    private static void loneOrders(BenchOptions o, BenchRun run, PhaseRunner phases, RestOrders rest) throws Exception {
         add(run, phases.run("lone-rest", "One at a time, REST: " + o.loneOrders() + " three-step orders",
                 PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, true, p -> threeStep(rest, p, o)));
         try (JmsOrders jms = new JmsOrders("127.0.0.1", o.brokerPort())) {
             add(run, phases.run("lone-jms", "One at a time, JMS: " + o.loneOrders() + " three-step orders",
                     PhaseRunner.Kind.LATENCY, o.loneOrders(), 1, LONE_RATE, 3, 3, false, jms::submitter));
         }
+    }
 
+    /** The compared phases: the no-op backlog, then each protocol's peak and its latency paced at half of it. */
+    private static void overheadPeakAndLatency(BenchOptions o, BenchRun run, PhaseRunner phases, RestOrders rest)
+            throws Exception {
+        int c = o.clients();
         add(run, phases.run("overhead", "Overhead: " + o.noopOrders() + " no-op single-step orders over REST",
                 PhaseRunner.Kind.OVERHEAD, o.noopOrders(), c, 0, 1, 0, true, p -> rest.submitter(p, "noop")));
 
@@ -224,20 +265,11 @@ public final class Bench {
             add(run, phases.run("latency-jms", "Latency, JMS, paced at half the peak", PhaseRunner.Kind.LATENCY,
                     paced(jmsRate, o.latencySeconds()), c, jmsRate, 3, 3, false, jms::submitter));
         }
-        if (o.jfr()) {
-            run.jfrTop = profiled(o, run, stack, runDir, phases, rest);
-        }
-        Map<String, List<Double>> lat = new LinkedHashMap<>();
-        lat.put("REST", run.phases.get("latency-rest").latenciesMs());
-        lat.put("JMS", run.phases.get("latency-jms").latenciesMs());
-        Plots.latency(lat, "Submit -> Processed at half the peak rate (three-step order)", plotDir.resolve("latency.png"));
-        for (String phase : List.of("overhead", "e2e-rest", "e2e-jms", "latency-rest", "latency-jms")) {
-            Files.move(runDir.resolve(phase + "-throughput.png"), plotDir.resolve(phase + "-throughput.png"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            run.plots.add(phase + "-throughput.png");
-        }
-        run.plots.add("latency.png");
+    }
 
+    /** The peers and ceilings on the same PostgreSQL and broker, or why not (--without-peers, a missing program). */
+    private static void peers(BenchOptions o, BenchRun run, BenchStack stack, Path runDir, List<String> missingPeers)
+            throws Exception {
         run.sampler.phase("peers");
         if (o.withoutPeers()) {
             Peers.PROGRAMS.forEach(p -> run.peers.notRun(p.substring(p.lastIndexOf('.') + 1),
@@ -249,20 +281,14 @@ public final class Bench {
             }
         }
         run.sampler.phase("idle");
+    }
 
-        // Last, opt-in: what a bulk resubmit does to new orders (BulkPhase). After the peers, so that it changes
-        // none of the figures a run without --bulk has (10,000 more orders in the state store, a busier server).
-        if (o.bulk()) {
-            double loadRate = o.bulkLoadRate() > 0 ? o.bulkLoadRate() : run.phases.get("latency-rest").offeredRate();
-            BulkPhase bulk = new BulkPhase(o, db, simulator, phases, rest, costs, stack.baseUrl(), runId);
-            run.bulk = bulk.run(run.sampler, loadRate, run.idle, run.problems);
-            run.phases.put("bulk-baseline", run.bulk.baseline());
-            run.phases.put("bulk-during", run.bulk.during());
-            for (String phase : List.of("bulk-baseline", "bulk-during")) {
-                Files.move(runDir.resolve(phase + "-throughput.png"), plotDir.resolve(phase + "-throughput.png"),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                run.plots.add(phase + "-throughput.png");
-            }
+    /** Moves the phases' throughput plots from the run's data directory (deleted by the next run) to the report's. */
+    private static void keepPlots(BenchRun run, Path runDir, Path plotDir, List<String> phases) throws Exception {
+        for (String phase : phases) {
+            Files.move(runDir.resolve(phase + "-throughput.png"), plotDir.resolve(phase + "-throughput.png"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            run.plots.add(phase + "-throughput.png");
         }
     }
 

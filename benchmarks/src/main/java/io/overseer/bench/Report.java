@@ -91,16 +91,7 @@ final class Report {
         line("| figure | value | ratio |");
         line("|---|---|---|");
         if (over != null) {
-            line("| **Overhead**: one no-op step (coded agent), " + over.orders() + " orders, first claim → last Processed | **"
-                    + f1(over.ordersPerSecond()) + " orders/s** | " + ratio(over.ordersPerSecond(), "peer.db-scheduler.lock-and-fetch.noop", "db-scheduler lock-and-fetch no-op")
-                    + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
-            drainRow("Overhead", over);
-            line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
-                    + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients")
-                    + "; " + ratio(over.load().perSecond(), "ceiling.container.delayed-submit",
-                    "the server's floor: a delayed submission, stored and not processed")
-                    + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
-                    "an authenticated GET answered 404") + " |");
+            overheadRows(over);
         }
         loginRow();
         submissionBatchRow();
@@ -130,6 +121,32 @@ final class Report {
             }
         }
         bulkRows();
+        rssRow();
+        scaleRows();
+        line("");
+        line("Rates come from order_history: the first claim (Pending → Processing) or first submission to the last"
+                + " → Processed. Latency: an order's first history row to its Processed row (for JMS, from when the"
+                + " application took the message off the queue). Load average per phase (mean): "
+                + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
+        line("");
+    }
+
+    /** The no-op backlog's rate against the peers' no-op, its drain, and its submission rate against the ceilings. */
+    private void overheadRows(PhaseResult over) {
+        line("| **Overhead**: one no-op step (coded agent), " + over.orders() + " orders, first claim → last Processed | **"
+                + f1(over.ordersPerSecond()) + " orders/s** | " + ratio(over.ordersPerSecond(), "peer.db-scheduler.lock-and-fetch.noop", "db-scheduler lock-and-fetch no-op")
+                + "; " + ratio(over.ordersPerSecond(), "peer.jobrunr.noop", "JobRunr no-op") + " |");
+        drainRow("Overhead", over);
+        line("| REST submission, " + run.options.clients() + " clients, while processing runs | " + f1(over.load().perSecond())
+                + " orders/s | " + ratio(over.load().perSecond(), "ceiling.pgbench.insert.c32", "pgbench 32 clients")
+                + "; " + ratio(over.load().perSecond(), "ceiling.container.delayed-submit",
+                "the server's floor: a delayed submission, stored and not processed")
+                + "; " + ratio(over.load().perSecond(), "ceiling.container.authenticated-get",
+                "an authenticated GET answered 404") + " |");
+    }
+
+    /** The server's resident memory, the most under load and per phase. */
+    private void rssRow() {
         StringBuilder rss = new StringBuilder();
         run.sampler.maxRssByPhase().forEach((phase, mib) -> {
             if (!phase.equals("idle")) {
@@ -138,13 +155,6 @@ final class Report {
         });
         line("| " + run.options.runtime().label() + " RSS, max under load (VmRSS, sampled each second) | " + f0(run.sampler.maxRssMiB(null))
                 + " MiB | per phase: " + rss + " |");
-        scaleRows();
-        line("");
-        line("Rates come from order_history: the first claim (Pending → Processing) or first submission to the last"
-                + " → Processed. Latency: an order's first history row to its Processed row (for JMS, from when the"
-                + " application took the message off the queue). Load average per phase (mean): "
-                + String.join(", ", run.phases.values().stream().map(p -> p.name() + " " + f2(p.load1()[1])).toList()) + ".");
-        line("");
     }
 
     /** What the login costs a request: the authenticated GET against the same GET refused before login (ContainerFloor). */
