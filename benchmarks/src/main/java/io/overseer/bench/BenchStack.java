@@ -34,6 +34,32 @@ final class BenchStack implements AutoCloseable {
     void start() throws Exception {
         Path root = options.root();
         Path launcherJar = root.resolve("launcher/target/overseer-launcher.jar");
+        BenchRuntime runtime = options.runtime();
+        Path stack = stage(launcherJar);
+        Path workflows = runDir.resolve("workflows.json");
+        Files.writeString(workflows, workflowsJson());
+
+        ProcessBuilder pb = new ProcessBuilder(command(launcherJar, stack, workflows)).directory(root.toFile())
+                .redirectErrorStream(true).redirectOutput(launcherLog.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        // The launcher reads OVERSEER_* variables as defaults: none of a ./run's may leak into the bench's stack.
+        pb.environment().keySet().removeIf(k -> k.startsWith("OVERSEER_"));
+        launcher = pb.start();
+        Files.writeString(options.root().resolve("target/bench/launcher.pid"), launcher.pid() + "\n");
+        Log.info("launcher pid " + launcher.pid() + ", log " + launcherLog);
+        awaitRunning();
+        serverPid = launcher.toHandle().descendants()
+                .filter(h -> commandLine(h).contains(runtime.commandLineMarker()))
+                .mapToLong(ProcessHandle::pid).findFirst()
+                .orElseThrow(() -> new IllegalStateException(runtime.label() + "'s process (" + runtime.commandLineMarker()
+                        + ") not found under the launcher"));
+        serverReadyMillis = readyMillis(Files.readString(launcherLog), runtime);
+        Log.info("stack ready; " + runtime.label() + " pid " + serverPid + ", ready in " + serverReadyMillis + " ms");
+    }
+
+    /** The stack directory staged for this run, once everything it is staged from is built and the ports are free. */
+    private Path stage(Path launcherJar) throws Exception {
+        Path root = options.root();
         Path builtStack = root.resolve("launcher/target/stack");
         BenchRuntime runtime = options.runtime();
         Path application = runtime.runsEar() ? root.resolve("ear/target/overseer.ear") : root.resolve("micro-war/target/overseer.war");
@@ -49,13 +75,14 @@ final class BenchStack implements AutoCloseable {
             throw new IllegalStateException("not built (run ./mvnw -B -DskipTests install): missing " + missing);
         }
         PortCheck.requireFree(options.allPorts());
-        Path stack = StackStaging.stage(runtime, builtStack, runDir.resolve("stack"), application, agentJar);
-        Path workflows = runDir.resolve("workflows.json");
-        Files.writeString(workflows, workflowsJson());
+        return StackStaging.stage(runtime, builtStack, runDir.resolve("stack"), application, agentJar);
+    }
 
+    /** The launcher's command line: the bench's ports, data directory and workflows, and the options it passes on. */
+    private List<String> command(Path launcherJar, Path stack, Path workflows) {
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-jar", launcherJar.toString(),
                 "--stack-dir", stack.toString(),
-                "--runtime", runtime.id(),
+                "--runtime", options.runtime().id(),
                 "--data-dir", runDir.resolve("data").toString(),
                 "--http-port", Integer.toString(options.httpPort()),
                 "--simulator-port", Integer.toString(options.simulatorPort()),
@@ -76,18 +103,16 @@ final class BenchStack implements AutoCloseable {
                         "-D", "otel.traces.sampler.arg=" + options.tracing()));
             }
         }
-        if (runtime == BenchRuntime.PAYARA_MICRO) {
+        if (options.runtime() == BenchRuntime.PAYARA_MICRO) {
             // With the post-boot file's interface, Micro's data grid stays on loopback. Payara Server's node
             // sets this property itself; WildFly has no Hazelcast.
             cmd.addAll(List.of("-D", "hazelcast.socket.bind.any=false"));
         }
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true)
-                .redirectOutput(launcherLog.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        // The launcher reads OVERSEER_* variables as defaults: none of a ./run's may leak into the bench's stack.
-        pb.environment().keySet().removeIf(k -> k.startsWith("OVERSEER_"));
-        launcher = pb.start();
-        Files.writeString(options.root().resolve("target/bench/launcher.pid"), launcher.pid() + "\n");
-        Log.info("launcher pid " + launcher.pid() + ", log " + launcherLog);
+        return cmd;
+    }
+
+    /** Waits for the launcher's "Overseer is running", failing with its log's tail if it exits first. */
+    private void awaitRunning() throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!Files.readString(launcherLog).contains("Overseer is running")) {
             if (!launcher.isAlive()) {
@@ -100,13 +125,6 @@ final class BenchStack implements AutoCloseable {
             }
             Thread.sleep(500);
         }
-        serverPid = launcher.toHandle().descendants()
-                .filter(h -> commandLine(h).contains(runtime.commandLineMarker()))
-                .mapToLong(ProcessHandle::pid).findFirst()
-                .orElseThrow(() -> new IllegalStateException(runtime.label() + "'s process (" + runtime.commandLineMarker()
-                        + ") not found under the launcher"));
-        serverReadyMillis = readyMillis(Files.readString(launcherLog), runtime);
-        Log.info("stack ready; " + runtime.label() + " pid " + serverPid + ", ready in " + serverReadyMillis + " ms");
     }
 
     /**
