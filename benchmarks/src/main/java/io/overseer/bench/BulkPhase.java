@@ -14,7 +14,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code --bulk}: what a large bulk resubmit does to new orders, as ratios within one run (issue 29: "it never
@@ -42,7 +41,8 @@ final class BulkPhase {
     /** The single-charge workflow the bench's stack loads beside noop (BenchStack): as the system tests define it. */
     static final String WORKFLOW_JSON = "{\"name\":\"" + WORKFLOW + "\",\"steps\":[{\"name\":\"" + OPERATION
             + "\",\"onExhausted\":\"error\"}]}";
-    private static final long STALL_MILLIS = 180_000;
+    /** How long a wait on the bulk job or its orders lasts without progress before it gives up. */
+    static final long STALL_MILLIS = 180_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -99,15 +99,56 @@ final class BulkPhase {
 
         Simulator.Stats simBefore = simulator.stats();
         CostMeter.Snapshot costsBefore = costs.take();
-        JsonNode job = start(n);
+        JsonNode job = startJob(n, loadRate, problems);
         long jobId = job.path("id").asLong();
+        BulkJobWatch watch = new BulkJobWatch(db, jobId);
+        PhaseResult during = whileTheJobRuns(sampler, watch, n, paced, loadRate, problems);
+        awaitProcessed(n);
+        CostMeter.Snapshot costsAfter = costs.settleAndTake();
+        sampler.phase("idle");
+        Simulator.Stats simAfter = simulator.stats();
+
+        JsonNode finished = get(jobId);
+        checkFinished(finished, jobId, n, problems);
+        PhaseData bulkOrders = PhaseData.read(db, phases.prefix("bulk-errors"));
+        checkResubmitted(jobId, n, bulkOrders, during, simBefore, simAfter, problems);
+
+        double[] times = jobTimes(jobId);
+        double jobSeconds = times[1] - times[0];
+        double lastProcessed = bulkOrders.lastProcessed() / 1e6 - times[0];
+        double[] cpu = cpuMsPerAction(CostMeter.between(costsBefore, costsAfter, 1, 0), baseline, idle, n);
+        int done = finished.path("done").asInt();
+        int skipped = finished.path("skipped").asInt();
+        int failed = finished.path("failed").asInt();
+        Result r = new Result(n, setupSeconds, loadRate, options.bulkRate(), job.path("rate").asInt(), jobId,
+                finished.path("state").asText(), done, skipped, failed, jobSeconds, (done + skipped + failed) / jobSeconds,
+                lastProcessed, watch.maxUnfinished.get(), cpu[0], cpu[1], cpu[2], baseline, during);
+        Log.info(String.format(java.util.Locale.ROOT, "bulk: new orders p50/p95/p99 %.0f/%.0f/%.0f ms during the job vs"
+                        + " %.0f/%.0f/%.0f ms before: ×%.2f/×%.2f/×%.2f; job %d: %d actions in %.1f s (%.1f/s, asked %d/s),"
+                        + " its last order Processed %.1f s after its start, at most %d of its orders unfinished at once;"
+                        + " server CPU-ms per action %.1f (%.1f net of the new orders' and the idle background's)",
+                during.p(50), during.p(95), during.p(99), baseline.p(50), baseline.p(95), baseline.p(99), r.ratio(50),
+                r.ratio(95), r.ratio(99), jobId, done, jobSeconds, r.actionsPerSecond(), r.jobRate(), lastProcessed,
+                r.maxUnfinished(), cpu[0], cpu[1]));
+        return r;
+    }
+
+    /** Step 3's start: the bulk resubmit of the N, whose selection must be exactly the N put into Error. */
+    private JsonNode startJob(int n, double loadRate, List<String> problems) throws Exception {
+        JsonNode job = start(n);
         int total = job.path("total").asInt();
-        Log.info("bulk-during: bulk job " + jobId + " started: resubmit " + total + " orders at " + job.path("rate").asInt()
-                + "/s; new orders paced at " + Report.f1(loadRate) + "/s for " + options.bulkSeconds() + " s");
+        Log.info("bulk-during: bulk job " + job.path("id").asLong() + " started: resubmit " + total + " orders at "
+                + job.path("rate").asInt() + "/s; new orders paced at " + Report.f1(loadRate) + "/s for "
+                + options.bulkSeconds() + " s");
         if (total != n) {
             problems.add("bulk-during: the job's selection holds " + total + " orders, not the " + n + " put into Error");
         }
-        Watch watch = new Watch(jobId);
+        return job;
+    }
+
+    /** Step 3's window: the paced new orders while {@code watch} follows the job, then the job's end. */
+    private PhaseResult whileTheJobRuns(Sampler sampler, BulkJobWatch watch, int n, int paced, double loadRate,
+                                        List<String> problems) throws Exception {
         Thread watcher = new Thread(watch, "bulk-watch");
         watcher.setDaemon(true);
         watcher.start();
@@ -116,17 +157,15 @@ final class BulkPhase {
                 p -> rest.submitter(p, null));
         problems.addAll(during.problems());
         sampler.phase("bulk-job");
-        Log.info("bulk-during: the new orders are done; waiting for bulk job " + jobId + " and its orders");
+        Log.info("bulk-during: the new orders are done; waiting for bulk job " + watch.id + " and its orders");
         watcher.join();
         if (watch.failure != null) {
             throw watch.failure;
         }
-        awaitProcessed(n);
-        CostMeter.Snapshot costsAfter = costs.settleAndTake();
-        sampler.phase("idle");
-        Simulator.Stats simAfter = simulator.stats();
+        return during;
+    }
 
-        JsonNode finished = get(jobId);
+    private static void checkFinished(JsonNode finished, long jobId, int n, List<String> problems) {
         String state = finished.path("state").asText();
         int done = finished.path("done").asInt();
         int skipped = finished.path("skipped").asInt();
@@ -135,7 +174,11 @@ final class BulkPhase {
             problems.add("bulk-during: job " + jobId + " is " + state + " with " + done + " done, " + skipped + " skipped, "
                     + failed + " failed; expected Finished with " + n + " done");
         }
-        PhaseData bulkOrders = PhaseData.read(db, phases.prefix("bulk-errors"));
+    }
+
+    /** The N each resubmitted once and Processed once, their charges and the new orders' effects each applied once. */
+    private void checkResubmitted(long jobId, int n, PhaseData bulkOrders, PhaseResult during, Simulator.Stats simBefore,
+                                  Simulator.Stats simAfter, List<String> problems) throws Exception {
         problems.addAll(Verifier.check("bulk-during (the resubmitted orders)", bulkOrders, n, null, 1, simBefore, simAfter,
                 Verifier.SHARED_SIMULATOR));
         long notOnce = notResubmittedOnce(jobId);
@@ -149,12 +192,13 @@ final class BulkPhase {
             problems.add("bulk-during: simulator applied " + applied + " effects, expected " + expected + " (" + n
                     + " charges resubmitted, " + during.orders() + " new orders × 3)");
         }
+    }
 
-        double[] times = jobTimes(jobId);
-        double jobSeconds = times[1] - times[0];
-        double lastProcessed = bulkOrders.lastProcessed() / 1e6 - times[0];
-        CostMeter.Costs window = CostMeter.between(costsBefore, costsAfter, 1, 0);
-        double serverGross = window.cpuMs()[0] / n;
+    /**
+     * CPU-ms per action of the job's window: the server's gross, then the server's and the whole machine's net
+     * of what the baseline's window cost for as many new orders and of the idle background (NaN without them).
+     */
+    private static double[] cpuMsPerAction(CostMeter.Costs window, PhaseResult baseline, CostMeter.Costs idle, int n) {
         double serverNet = Double.NaN;
         double totalNet = Double.NaN;
         if (baseline.costs() != null && idle != null) {
@@ -164,17 +208,7 @@ final class BulkPhase {
             totalNet = (window.cpuTotalMs() - baseline.costs().cpuTotalMs() * baseline.costs().divisor()
                     - idle.cpuTotalMs() * extra) / n;
         }
-        Result r = new Result(n, setupSeconds, loadRate, options.bulkRate(), job.path("rate").asInt(), jobId, state, done,
-                skipped, failed, jobSeconds, (done + skipped + failed) / jobSeconds, lastProcessed, watch.maxUnfinished.get(),
-                serverGross, serverNet, totalNet, baseline, during);
-        Log.info(String.format(java.util.Locale.ROOT, "bulk: new orders p50/p95/p99 %.0f/%.0f/%.0f ms during the job vs"
-                        + " %.0f/%.0f/%.0f ms before: ×%.2f/×%.2f/×%.2f; job %d: %d actions in %.1f s (%.1f/s, asked %d/s),"
-                        + " its last order Processed %.1f s after its start, at most %d of its orders unfinished at once;"
-                        + " server CPU-ms per action %.1f (%.1f net of the new orders' and the idle background's)",
-                during.p(50), during.p(95), during.p(99), baseline.p(50), baseline.p(95), baseline.p(99), r.ratio(50),
-                r.ratio(95), r.ratio(99), jobId, done, jobSeconds, r.actionsPerSecond(), r.jobRate(), lastProcessed,
-                r.maxUnfinished(), serverGross, serverNet));
-        return r;
+        return new double[] {window.cpuMs()[0] / n, serverNet, totalNet};
     }
 
     /** Step 1: N single-charge orders refused into Error, then the fault healed. Returns the seconds it took. */
@@ -299,71 +333,6 @@ final class BulkPhase {
                     reportedAt = now;
                 }
                 Thread.sleep(2000);
-            }
-        }
-    }
-
-    /**
-     * Follows the job from the database every second until it is no longer Running: how many of its orders are
-     * unfinished at once (the runner's own measure of its window), and its progress. Stops, with a failure, if
-     * the job acts on nothing for 180 s.
-     */
-    private final class Watch implements Runnable {
-        private final long id;
-        final AtomicLong maxUnfinished = new AtomicLong();
-        volatile Exception failure;
-
-        Watch(long id) {
-            this.id = id;
-        }
-
-        @Override
-        public void run() {
-            try (Connection c = db.connect();
-                 PreparedStatement job = c.prepareStatement("SELECT state, done + skipped + failed, total FROM bulk_job WHERE id = ?");
-                 PreparedStatement unfinished = c.prepareStatement("""
-                         SELECT count(*) FROM bulk_item i JOIN order_state s ON s.order_id = i.target
-                         WHERE i.job_id = ? AND i.outcome = 'done' AND s.process_state IN ('Pending', 'Processing', 'Compensating')""")) {
-                job.setLong(1, id);
-                unfinished.setLong(1, id);
-                long last = -1;
-                long changedAt = System.currentTimeMillis();
-                long reportedAt = System.currentTimeMillis();
-                while (true) {
-                    String state;
-                    long acted;
-                    long total;
-                    try (ResultSet rs = job.executeQuery()) {
-                        rs.next();
-                        state = rs.getString(1);
-                        acted = rs.getLong(2);
-                        total = rs.getLong(3);
-                    }
-                    try (ResultSet rs = unfinished.executeQuery()) {
-                        rs.next();
-                        maxUnfinished.accumulateAndGet(rs.getLong(1), Math::max);
-                    }
-                    if (!"Running".equals(state)) {
-                        Log.info("bulk job " + id + ": " + state + ", " + acted + " of " + total + " acted on");
-                        return;
-                    }
-                    long now = System.currentTimeMillis();
-                    if (acted != last) {
-                        last = acted;
-                        changedAt = now;
-                    } else if (now - changedAt > STALL_MILLIS) {
-                        failure = new IllegalStateException("bulk job " + id + " acted on nothing for " + STALL_MILLIS / 1000
-                                + " s (" + acted + " of " + total + ")");
-                        return;
-                    }
-                    if (now - reportedAt > 30_000) {
-                        Log.info("bulk job " + id + ": " + acted + " of " + total + " acted on");
-                        reportedAt = now;
-                    }
-                    Thread.sleep(1000);
-                }
-            } catch (Exception e) {
-                failure = e;
             }
         }
     }
