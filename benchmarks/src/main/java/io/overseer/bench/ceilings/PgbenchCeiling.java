@@ -57,13 +57,13 @@ public final class PgbenchCeiling {
         String password = cli.required("password");
         String db = cli.required("db");
         int seconds = cli.getInt("seconds", 10);
-        String pgbench = cli.get("pgbench", "/usr/bin/pgbench");
+        Target target = new Target(cli.get("pgbench", "/usr/bin/pgbench"), host, port, user, password, db);
         List<Integer> clientCounts = new ArrayList<>();
         for (String c : cli.get("clients", "1,8,32").split(",")) {
             clientCounts.add(Integer.parseInt(c.trim()));
         }
         String jdbc = "jdbc:postgresql://" + host + ":" + port + "/" + db;
-        String pgbenchVersion = runAndCapture(List.of(pgbench, "--version"), Map.of(), 30).trim();
+        String pgbenchVersion = runAndCapture(List.of(target.pgbench(), "--version"), Map.of(), 30).trim();
 
         Path script = Files.createTempFile("pgbench-insert-", ".sql");
         try (Connection c = DriverManager.getConnection(jdbc, user, password); Statement s = c.createStatement()) {
@@ -78,28 +78,7 @@ public final class PgbenchCeiling {
                 for (int clients : clientCounts) {
                     s.execute("TRUNCATE " + TABLE);
                     boolean checkpointed = checkpoint(s);
-                    int threads = Math.min(clients, 2);
-                    List<String> cmd = List.of(pgbench, "-n", "-T", Integer.toString(seconds),
-                            "-c", Integer.toString(clients), "-j", Integer.toString(threads),
-                            "-f", script.toString(), "-h", host, "-p", port, "-U", user, db);
-                    Cli.log("PgbenchCeiling: " + String.join(" ", cmd));
-                    String out = runAndCapture(cmd, Map.of("PGPASSWORD", password), seconds + 120);
-                    double tps = parseDouble(TPS, out, "tps");
-                    long processed = (long) parseDouble(PROCESSED, out, "transactions processed");
-                    Matcher failed = FAILED.matcher(out);
-                    if (failed.find() && Long.parseLong(failed.group(1)) != 0) {
-                        throw new IllegalStateException("pgbench reported failed transactions:\n" + out);
-                    }
-                    long rows = count(s);
-                    if (rows != processed) {
-                        throw new IllegalStateException("pgbench says " + processed + " transactions, the table holds "
-                                + rows + " rows");
-                    }
-                    Map<String, Object> r = Cli.result("ceiling.pgbench.insert.c" + clients, "commits/s", tps);
-                    r.put("clients", clients);
-                    r.put("threads", threads);
-                    r.put("seconds", seconds);
-                    r.put("transactions", processed);
+                    Map<String, Object> r = commitsPerSecond(target, s, script, seconds, clients);
                     r.put("script", SCRIPT.trim());
                     r.put("version", pgbenchVersion);
                     r.put("postgres", serverVersion);
@@ -114,6 +93,41 @@ public final class PgbenchCeiling {
         } finally {
             Files.deleteIfExists(script);
         }
+    }
+
+    /** The pgbench program and the database it runs against. */
+    private record Target(String pgbench, String host, String port, String user, String password, String db) {
+    }
+
+    /**
+     * One client count's run of the script, for {@code seconds}: its commits per second, and its transactions
+     * checked against pgbench's failures and against the rows the table holds.
+     */
+    private static Map<String, Object> commitsPerSecond(Target target, Statement s, Path script, int seconds, int clients)
+            throws Exception {
+        int threads = Math.min(clients, 2);
+        List<String> cmd = List.of(target.pgbench(), "-n", "-T", Integer.toString(seconds),
+                "-c", Integer.toString(clients), "-j", Integer.toString(threads),
+                "-f", script.toString(), "-h", target.host(), "-p", target.port(), "-U", target.user(), target.db());
+        Cli.log("PgbenchCeiling: " + String.join(" ", cmd));
+        String out = runAndCapture(cmd, Map.of("PGPASSWORD", target.password()), seconds + 120);
+        double tps = parseDouble(TPS, out, "tps");
+        long processed = (long) parseDouble(PROCESSED, out, "transactions processed");
+        Matcher failed = FAILED.matcher(out);
+        if (failed.find() && Long.parseLong(failed.group(1)) != 0) {
+            throw new IllegalStateException("pgbench reported failed transactions:\n" + out);
+        }
+        long rows = count(s);
+        if (rows != processed) {
+            throw new IllegalStateException("pgbench says " + processed + " transactions, the table holds "
+                    + rows + " rows");
+        }
+        Map<String, Object> r = Cli.result("ceiling.pgbench.insert.c" + clients, "commits/s", tps);
+        r.put("clients", clients);
+        r.put("threads", threads);
+        r.put("seconds", seconds);
+        r.put("transactions", processed);
+        return r;
     }
 
     private static String show(Statement s, String setting) throws SQLException {

@@ -86,12 +86,7 @@ final class DbSchedulerRun {
                 }
                 done.countDown();
             });
-            var builder = Scheduler.create(ds, task).threads(threads);
-            // Same fractions for both strategies (db-scheduler's fetch defaults 0.5 and 3.0), so both
-            // fetch up to 3 × threads executions at a time and only the locking differs.
-            builder = polling == Polling.LOCK_AND_FETCH ? builder.pollUsingLockAndFetch(0.5, 3.0)
-                    : builder.pollUsingFetch(0.5, 3.0);
-            Scheduler scheduler = builder.build();
+            Scheduler scheduler = scheduler(ds, task);
 
             long e0 = System.nanoTime();
             Stream<TaskInstance<?>> instances = IntStream.range(0, tasks).mapToObj(i -> task.instance("t" + i));
@@ -104,23 +99,7 @@ final class DbSchedulerRun {
             long t0 = System.nanoTime();
             scheduler.start();
             try {
-                long deadline = t0 + timeout.toNanos();
-                while (!done.await(200, TimeUnit.MILLISECONDS)) {
-                    checkFailure(failure);
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("db-scheduler executed " + (tasks - done.getCount())
-                                + " of " + tasks + " tasks within " + timeout.toSeconds() + " s");
-                    }
-                }
-                // The last executions are counted before their rows are deleted: wait for the deletes.
-                while (count(ds) > 0) {
-                    checkFailure(failure);
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException(count(ds) + " rows left in scheduled_tasks after "
-                                + timeout.toSeconds() + " s");
-                    }
-                    Thread.sleep(5);
-                }
+                awaitDone(ds, tasks, done, failure, t0 + timeout.toNanos());
                 long t1 = System.nanoTime();
                 return new RunResult(tasks, (t1 - t0) / 1e9, enqueueSeconds, (firstExecution.get() - t0) / 1e9);
             } finally {
@@ -128,6 +107,36 @@ final class DbSchedulerRun {
             }
         } finally {
             db.dropSchema(schema);
+        }
+    }
+
+    private Scheduler scheduler(HikariDataSource ds, OneTimeTask<Void> task) {
+        var builder = Scheduler.create(ds, task).threads(threads);
+        // Same fractions for both strategies (db-scheduler's fetch defaults 0.5 and 3.0), so both
+        // fetch up to 3 × threads executions at a time and only the locking differs.
+        builder = polling == Polling.LOCK_AND_FETCH ? builder.pollUsingLockAndFetch(0.5, 3.0)
+                : builder.pollUsingFetch(0.5, 3.0);
+        return builder.build();
+    }
+
+    /** Waits until every task has run and its row is gone, failing on a task's failure or at the deadline. */
+    private void awaitDone(HikariDataSource ds, int tasks, CountDownLatch done, AtomicReference<Throwable> failure,
+                           long deadline) throws Exception {
+        while (!done.await(200, TimeUnit.MILLISECONDS)) {
+            checkFailure(failure);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("db-scheduler executed " + (tasks - done.getCount())
+                        + " of " + tasks + " tasks within " + timeout.toSeconds() + " s");
+            }
+        }
+        // The last executions are counted before their rows are deleted: wait for the deletes.
+        while (count(ds) > 0) {
+            checkFailure(failure);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(count(ds) + " rows left in scheduled_tasks after "
+                        + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(5);
         }
     }
 

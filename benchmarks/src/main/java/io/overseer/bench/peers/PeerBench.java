@@ -68,45 +68,59 @@ public final class PeerBench {
         Cli.log("PeerBench: PostgreSQL " + postgres + ", " + tasks + " tasks (http: " + httpTasks + "), " + repeat + " repetitions, "
                 + Runtime.getRuntime().availableProcessors() + " processors");
 
+        Trials trials = new Trials(db, simulator, repeat, timeout, postgres);
         List<String> works = workArg.equals("all") ? List.of("noop", "http") : List.of(workArg);
         for (String workName : works) {
             int n = workName.equals("http") ? httpTasks : tasks;
             if (!peer.equals("jobrunr")) {
                 for (DbSchedulerRun.Polling polling : DbSchedulerRun.Polling.values()) {
-                    List<RunResult> runs = new ArrayList<>();
-                    for (int i = 0; i < repeat; i++) {
-                        Work work = work(workName, simulator);
-                        runs.add(new DbSchedulerRun(db, threads, polling, work, timeout).run(n));
-                        Cli.log("  db-scheduler " + polling + " " + workName + " run " + (i + 1) + ": " + describe(runs.get(i)));
-                    }
-                    String mode = polling == DbSchedulerRun.Polling.LOCK_AND_FETCH ? "lock-and-fetch" : "fetch";
-                    Map<String, Object> r = summary("peer.db-scheduler." + mode + "." + workName, runs, workName);
-                    r.put("peer", "db-scheduler");
-                    r.put("version", Versions.of("com.github.kagkarlsson", "db-scheduler",
-                            com.github.kagkarlsson.scheduler.Scheduler.class));
-                    r.put("polling", mode + "(0.5, 3.0)");
-                    r.put("threads", threads);
-                    r.put("postgres", postgres);
-                    Cli.print(r);
+                    dbScheduler(trials, polling, threads, workName, n);
                 }
             }
             if (!peer.equals("db-scheduler")) {
-                List<RunResult> runs = new ArrayList<>();
-                JobRunrRun jobrunr = null;
-                for (int i = 0; i < repeat; i++) {
-                    jobrunr = new JobRunrRun(db, work(workName, simulator), timeout);
-                    runs.add(jobrunr.run(n));
-                    Cli.log("  jobrunr " + workName + " run " + (i + 1) + ": " + describe(runs.get(i)));
-                }
-                Map<String, Object> r = summary("peer.jobrunr." + workName, runs, workName);
-                r.put("peer", "jobrunr");
-                r.put("version", Versions.of("org.jobrunr", "jobrunr", org.jobrunr.configuration.JobRunr.class));
-                r.put("workers", jobrunr.workers());
-                r.put("threadType", jobrunr.threadType());
-                r.put("postgres", postgres);
-                Cli.print(r);
+                jobRunr(trials, workName, n);
             }
         }
+    }
+
+    /** What every peer's runs share: where, against what, how often and how long at most. */
+    private record Trials(Database db, String simulator, int repeat, Duration timeout, String postgres) {
+    }
+
+    private static void dbScheduler(Trials trials, DbSchedulerRun.Polling polling, int threads, String workName, int n)
+            throws Exception {
+        List<RunResult> runs = new ArrayList<>();
+        for (int i = 0; i < trials.repeat(); i++) {
+            Work work = work(workName, trials.simulator());
+            runs.add(new DbSchedulerRun(trials.db(), threads, polling, work, trials.timeout()).run(n));
+            Cli.log("  db-scheduler " + polling + " " + workName + " run " + (i + 1) + ": " + describe(runs.get(i)));
+        }
+        String mode = polling == DbSchedulerRun.Polling.LOCK_AND_FETCH ? "lock-and-fetch" : "fetch";
+        Map<String, Object> r = summary("peer.db-scheduler." + mode + "." + workName, runs, workName);
+        r.put("peer", "db-scheduler");
+        r.put("version", Versions.of("com.github.kagkarlsson", "db-scheduler",
+                com.github.kagkarlsson.scheduler.Scheduler.class));
+        r.put("polling", mode + "(0.5, 3.0)");
+        r.put("threads", threads);
+        r.put("postgres", trials.postgres());
+        Cli.print(r);
+    }
+
+    private static void jobRunr(Trials trials, String workName, int n) throws Exception {
+        List<RunResult> runs = new ArrayList<>();
+        JobRunrRun jobrunr = null;
+        for (int i = 0; i < trials.repeat(); i++) {
+            jobrunr = new JobRunrRun(trials.db(), work(workName, trials.simulator()), trials.timeout());
+            runs.add(jobrunr.run(n));
+            Cli.log("  jobrunr " + workName + " run " + (i + 1) + ": " + describe(runs.get(i)));
+        }
+        Map<String, Object> r = summary("peer.jobrunr." + workName, runs, workName);
+        r.put("peer", "jobrunr");
+        r.put("version", Versions.of("org.jobrunr", "jobrunr", org.jobrunr.configuration.JobRunr.class));
+        r.put("workers", jobrunr.workers());
+        r.put("threadType", jobrunr.threadType());
+        r.put("postgres", trials.postgres());
+        Cli.print(r);
     }
 
     private static Work work(String name, String simulator) throws Exception {

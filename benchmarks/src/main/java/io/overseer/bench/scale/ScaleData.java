@@ -73,6 +73,14 @@ final class ScaleData {
         this.unlogged = unlogged;
     }
 
+    boolean inPlace() {
+        return inPlace;
+    }
+
+    boolean unlogged() {
+        return unlogged;
+    }
+
     /** The schema the application migrated: where the JDBC URL's search_path leads. */
     String appSchema() throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
@@ -128,6 +136,19 @@ final class ScaleData {
         String errTs = now + " - interval '30 days' + i * (interval '30 days' / " + Math.max(errors, 1) + ")";
         String err = "SELECT " + id("'" + MARKER + "-error-' || i", errTs) + " AS id, i, " + errTs + " AS ts"
                 + " FROM generate_series(1, " + errors + ") i";
+        orders(fin, liv, err);
+        attributes(fin, liv, err);
+        steps(fin, liv);
+        if (history) {
+            history(fin, liv);
+        }
+    }
+
+    /**
+     * The orders and their states: the finished ones Processed and unlocked, the live ones Pending or
+     * Processing (held by a node until an hour from now), those in Error after their retries.
+     */
+    private void orders(String fin, String liv, String err) throws SQLException {
         timed("customer_order", "INSERT INTO customer_order (order_id, customer_id, created_at)"
                 + " SELECT id, '" + MARKER + "', ts FROM (" + fin + ") o"
                 + " UNION ALL SELECT id, '" + MARKER + "', ts FROM (" + liv + ") l"
@@ -143,6 +164,9 @@ final class ScaleData {
                 + " last_error, created_at, updated_at, version, history_count, has_attributes)"
                 + " SELECT id, 'order', 'Error', 3, 2, 'bench: refund-payment refused', ts, ts + interval '1 minute', 12, 12, TRUE"
                 + " FROM (" + err + ") e");
+    }
+
+    private void attributes(String fin, String liv, String err) throws SQLException {
         // One statement per attribute: the order's number picks its region, channel and batch.
         String numbered = "SELECT id, i, ts, 'b' AS kind FROM (" + fin + ") o"
                 + " UNION ALL SELECT id, i, ts, 'l' FROM (" + liv + ") l UNION ALL SELECT id, i, ts, 'e' FROM (" + err + ") e";
@@ -155,6 +179,10 @@ final class ScaleData {
                 + " SELECT id, 'region', (" + array(REGIONS) + ")[1 + i % " + REGIONS.size() + "]" + copy
                 + " UNION ALL SELECT id, 'channel', (" + array(CHANNELS) + ")[1 + i % " + CHANNELS.size() + "]" + copy
                 + " UNION ALL SELECT id, 'batch', kind || '-' || (i - 1) / " + BATCH + copy);
+    }
+
+    /** A finished order's three steps Completed; a live one's not started, or the first Running if it is Processing. */
+    private void steps(String fin, String liv) throws SQLException {
         String steps = "(VALUES (1, 'reserve-inventory'), (2, 'charge-payment'), (3, 'arrange-shipping')) s(seq, name)";
         timed("step_state", "INSERT INTO step_state (step_id, order_id, seq, name, state, attempts, updated_at)"
                 + " SELECT id || '/' || s.seq, id, s.seq, s.name, 'Completed', 1, ts + s.seq * interval '100 milliseconds'"
@@ -162,25 +190,26 @@ final class ScaleData {
                 + " UNION ALL SELECT id || '/' || s.seq, id, s.seq, s.name,"
                 + " CASE WHEN st = 'Processing' AND s.seq = 1 THEN 'Running' ELSE 'NotStarted' END, 0, ts"
                 + " FROM (" + liv + ") l CROSS JOIN " + steps);
-        if (history) {
-            // The nine transitions of a three-step order that went straight through.
-            String events = "(VALUES (1, NULL, 'submission', NULL, 'Pending'),"
-                    + " (2, NULL, 'scheduler', 'Pending', 'Processing'),"
-                    + " (3, 'reserve-inventory', 'scheduler', 'NotStarted', 'Running'),"
-                    + " (4, 'reserve-inventory', 'agent', 'Running', 'Completed'),"
-                    + " (5, 'charge-payment', 'scheduler', 'NotStarted', 'Running'),"
-                    + " (6, 'charge-payment', 'agent', 'Running', 'Completed'),"
-                    + " (7, 'arrange-shipping', 'scheduler', 'NotStarted', 'Running'),"
-                    + " (8, 'arrange-shipping', 'agent', 'Running', 'Completed'),"
-                    + " (9, NULL, 'scheduler', 'Processing', 'Processed'))"
-                    + " e(seq, step_name, actor, from_state, to_state)";
-            timed("order_history", "INSERT INTO order_history (order_id, seq, step_name, at, actor, actor_name,"
-                    + " from_state, to_state)"
-                    + " SELECT id, e.seq, e.step_name, ts + e.seq * interval '50 milliseconds', e.actor, '" + MARKER + "',"
-                    + " e.from_state, e.to_state FROM (" + fin + ") o CROSS JOIN " + events
-                    + " UNION ALL SELECT id, 1, NULL, ts, 'submission', '" + MARKER + "', NULL, 'Pending'"
-                    + " FROM (" + liv + ") l");
-        }
+    }
+
+    private void history(String fin, String liv) throws SQLException {
+        // The nine transitions of a three-step order that went straight through.
+        String events = "(VALUES (1, NULL, 'submission', NULL, 'Pending'),"
+                + " (2, NULL, 'scheduler', 'Pending', 'Processing'),"
+                + " (3, 'reserve-inventory', 'scheduler', 'NotStarted', 'Running'),"
+                + " (4, 'reserve-inventory', 'agent', 'Running', 'Completed'),"
+                + " (5, 'charge-payment', 'scheduler', 'NotStarted', 'Running'),"
+                + " (6, 'charge-payment', 'agent', 'Running', 'Completed'),"
+                + " (7, 'arrange-shipping', 'scheduler', 'NotStarted', 'Running'),"
+                + " (8, 'arrange-shipping', 'agent', 'Running', 'Completed'),"
+                + " (9, NULL, 'scheduler', 'Processing', 'Processed'))"
+                + " e(seq, step_name, actor, from_state, to_state)";
+        timed("order_history", "INSERT INTO order_history (order_id, seq, step_name, at, actor, actor_name,"
+                + " from_state, to_state)"
+                + " SELECT id, e.seq, e.step_name, ts + e.seq * interval '50 milliseconds', e.actor, '" + MARKER + "',"
+                + " e.from_state, e.to_state FROM (" + fin + ") o CROSS JOIN " + events
+                + " UNION ALL SELECT id, 1, NULL, ts, 'submission', '" + MARKER + "', NULL, 'Pending'"
+                + " FROM (" + liv + ") l");
     }
 
     /** Builds the application's indexes on the scratch copies, one statement each, over the loaded rows. */

@@ -90,46 +90,9 @@ public final class ScaleProbe {
                 throw new IllegalArgumentException("--finished N is required (or --reset alone)");
             }
             String version = serverVersion(c);
-            long t0 = System.nanoTime();
-            String schema = data.prepare(appSchema);
-            data.load(schema, finished, live, errors, history);
-            data.createIndexes(appSchema);
-            data.vacuumAnalyze(schema);
-            double loadSeconds = (System.nanoTime() - t0) / 1e9;
-            long orders = data.count(schema, "order_state");
-            long historyRows = data.count(schema, "order_history");
-            Map<String, Object> load = Cli.result("scale.load.f" + finished, "s", loadSeconds);
-            load.put("finished", finished);
-            load.put("live", live);
-            load.put("errors", errors);
-            load.put("attributeRows", data.count(schema, "order_attribute"));
-            load.put("orderStateRows", orders);
-            load.put("stepStateRows", data.count(schema, "step_state"));
-            load.put("historyRows", historyRows);
-            load.put("history", history ? "about 9 rows per finished order" : "skipped (--history none)");
-            load.put("where", inPlace ? "application tables (in place)" : "scratch schema " + schema
-                    + " (copies of the application's tables and indexes, no foreign keys)");
-            load.put("unlogged", unlogged);
-            load.put("ids", ScaleData.IDS);
-            load.put("plans", PLANS);
-            load.put("postgres", version);
-            Cli.print(load);
+            String schema = load(data, appSchema, finished, live, errors, history, version);
             try {
-                c.setAutoCommit(false);
-                try (Statement s = c.createStatement()) {
-                    s.execute("SET search_path TO " + schema);
-                }
-                List<String> liveIds = liveIds(c, 32);
-                Map<String, Object> ids = Map.of("ids", liveIds.size());
-                List<Object> idArray = List.of(c.createArrayOf("varchar", liveIds.toArray()));
-                probe(c, "claim", StateStoreQueries.CLAIM, List.of(), Map.of(), finished, live, runs, version);
-                probe(c, "claim-by-ids", StateStoreQueries.CLAIM_BY_IDS, idArray, ids, finished, live, runs, version);
-                probe(c, "sweep", StateStoreQueries.SWEEP, List.of(), Map.of(), finished, live, runs, version);
-                probe(c, "stranded", StateStoreQueries.STRANDED, List.of(), Map.of(), finished, live, runs, version);
-                for (AttributeListings.Listing l : AttributeListings.of(c, finished)) {
-                    probe(c, l.name(), NUMBERED.matcher(l.sql().sql()).replaceAll("?"), l.sql().parameters(),
-                            l.details(), finished, live, runs, version);
-                }
+                probeAll(c, schema, finished, live, runs, version);
             } finally {
                 c.rollback();
                 c.setAutoCommit(true);
@@ -139,6 +102,57 @@ public final class ScaleProbe {
                     Cli.log(String.format("ScaleProbe: removed generated rows in %.1f s", (System.nanoTime() - d0) / 1e9));
                 }
             }
+        }
+    }
+
+    /** Generates the state store and prints what it holds and how long that took; returns the schema it is in. */
+    private static String load(ScaleData data, String appSchema, int finished, int live, int errors, boolean history,
+                               String version) throws Exception {
+        long t0 = System.nanoTime();
+        String schema = data.prepare(appSchema);
+        data.load(schema, finished, live, errors, history);
+        data.createIndexes(appSchema);
+        data.vacuumAnalyze(schema);
+        double loadSeconds = (System.nanoTime() - t0) / 1e9;
+        Map<String, Object> load = Cli.result("scale.load.f" + finished, "s", loadSeconds);
+        load.put("finished", finished);
+        load.put("live", live);
+        load.put("errors", errors);
+        load.put("attributeRows", data.count(schema, "order_attribute"));
+        load.put("orderStateRows", data.count(schema, "order_state"));
+        load.put("stepStateRows", data.count(schema, "step_state"));
+        load.put("historyRows", data.count(schema, "order_history"));
+        load.put("history", history ? "about 9 rows per finished order" : "skipped (--history none)");
+        load.put("where", data.inPlace() ? "application tables (in place)" : "scratch schema " + schema
+                + " (copies of the application's tables and indexes, no foreign keys)");
+        load.put("unlogged", data.unlogged());
+        load.put("ids", ScaleData.IDS);
+        load.put("plans", PLANS);
+        load.put("postgres", version);
+        Cli.print(load);
+        return schema;
+    }
+
+    /**
+     * Times each query on the loaded state store: the claims, the sweeps, the listings by attribute. Autocommit
+     * off, so that {@link #probe} can roll back each run: the claims lock rows.
+     */
+    private static void probeAll(Connection c, String schema, int finished, int live, int runs, String version)
+            throws Exception {
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET search_path TO " + schema);
+        }
+        List<String> liveIds = liveIds(c, 32);
+        Map<String, Object> ids = Map.of("ids", liveIds.size());
+        List<Object> idArray = List.of(c.createArrayOf("varchar", liveIds.toArray()));
+        probe(c, "claim", StateStoreQueries.CLAIM, List.of(), Map.of(), finished, live, runs, version);
+        probe(c, "claim-by-ids", StateStoreQueries.CLAIM_BY_IDS, idArray, ids, finished, live, runs, version);
+        probe(c, "sweep", StateStoreQueries.SWEEP, List.of(), Map.of(), finished, live, runs, version);
+        probe(c, "stranded", StateStoreQueries.STRANDED, List.of(), Map.of(), finished, live, runs, version);
+        for (AttributeListings.Listing l : AttributeListings.of(c, finished)) {
+            probe(c, l.name(), NUMBERED.matcher(l.sql().sql()).replaceAll("?"), l.sql().parameters(),
+                    l.details(), finished, live, runs, version);
         }
     }
 
