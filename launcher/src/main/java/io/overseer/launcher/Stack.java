@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
  * each ready before the next, and each gets its own {@link AppServerWatchdog}; they stop together.
+ *
+ * <p>It is the one way a stack is assembled: a program that starts servers of its own (the system tests) builds
+ * it with {@link StackAdditions} and gives them {@link #serverConfig}, what each instance here gets.
  */
 public final class Stack implements AutoCloseable {
 
