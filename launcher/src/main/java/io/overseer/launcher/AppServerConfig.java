@@ -91,6 +91,20 @@ public record AppServerConfig(
                 serverJit, brokerBackupHost);
     }
 
+    /** The same settings on another database (a replicated one, say, or one where nothing listens). */
+    public AppServerConfig withDatabase(String url, String user, String password) {
+        return new AppServerConfig(httpPort, url, user, password, brokerHost, brokerPort, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, brokerTls, jit,
+                brokerBackupHost);
+    }
+
+    /** The same settings, the same broker user, on the broker at {@code host}:{@code port}. */
+    public AppServerConfig withBroker(String host, int port) {
+        return new AppServerConfig(httpPort, dbUrl, dbUser, dbPassword, host, port, brokerUser,
+                brokerPassword, remoteServiceUrl, appProperties, maxHeap, bindAddress, brokerBackupPort, brokerTls, jit,
+                brokerBackupHost);
+    }
+
     /** The broker's node, or both nodes of the pair. */
     public BrokerWiring brokerWiring() {
         BrokerWiring wiring = brokerBackupPort == 0 ? BrokerWiring.single(brokerHost, brokerPort)
@@ -100,7 +114,7 @@ public record AppServerConfig(
     }
 
     /** Placeholder values for post-boot.asadmin; those used inside --property lists are escaped. */
-    Map<String, String> postBootValues(String rarPath) {
+    public Map<String, String> postBootValues(String rarPath) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("RAR_PATH", rarPath);
         v.put("BROKER_HOST", Templates.asadminEscape(brokerHost));

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With --instances N the application servers (see {@link AppInstance}) start one after the other,
  * each ready before the next, and each gets its own {@link AppServerWatchdog}; they stop together.
+ *
+ * <p>It is the one way a stack is assembled: a program that starts servers of its own (the system tests) builds
+ * it with {@link StackAdditions} and gives them {@link #serverConfig}, what each instance here gets.
  */
 public final class Stack implements AutoCloseable {
 
@@ -38,6 +41,7 @@ public final class Stack implements AutoCloseable {
     private final DatabaseNode database;
     private final BrokerNodes brokers;
     private final SimulatorNode simulator;
+    private final BrokerUser application; // the servers' user on the broker
     private final Optional<TracingBackend> tracing; // --tracing: Zipkin and the OTLP relay
     /** --broker-tls: the broker's key and the trust store clients use. */
     private final Optional<TlsMaterial> brokerTls;
@@ -52,6 +56,11 @@ public final class Stack implements AutoCloseable {
     private volatile boolean stopping;
 
     public Stack(LauncherOptions options, StackLayout layout) {
+        this(options, layout, StackAdditions.NONE);
+    }
+
+    /** The stack of {@code options} with a program's {@code additions} (the system tests' users, no servers). */
+    public Stack(LauncherOptions options, StackLayout layout, StackAdditions additions) {
         this.options = options;
         this.layout = layout;
         this.dataDir = options.dataDir();
@@ -59,23 +68,21 @@ public final class Stack implements AutoCloseable {
         this.hosts = Hosts.of(options);
         this.database = DatabaseNode.of(options, layout, hosts);
         // A local broker gets an application user with a password made up at every start, and the demo user.
-        BrokerUser application = options.localBroker()
-                ? BrokerUser.generated("overseer-app", BrokerUser.APPLICATION)
-                : new BrokerUser(options.brokerUser(), options.brokerPassword(), List.of(BrokerUser.APPLICATION));
-        List<BrokerUser> brokerUsers = List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
-                LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES));
+        this.application = additions.applicationUser(options);
+        List<BrokerUser> brokerUsers = new ArrayList<>(List.of(application, new BrokerUser(LauncherOptions.DEMO_USER,
+                LauncherOptions.DEMO_PASSWORD, BrokerUser.CLIENT_ROLES)));
+        brokerUsers.addAll(additions.brokerUsers());
         this.brokerTls = options.brokerTls() ? Optional.of(makeTls(dataDir)) : Optional.empty();
         this.brokers = BrokerNodes.of(options, layout, hosts, brokerUsers, brokerTls);
         this.simulator = new SimulatorNode(layout, dataDir.resolve("simulator"), options.simulatorPort(),
                 dataDir.resolve("logs").resolve("simulator.log"));
         simulator.placeOn(hosts.place("sim"));
-        this.tracing = options.tracing() ? Optional.of(new TracingBackend(layout, dataDir.resolve("zipkin"),
-                options.zipkinPort(), options.otlpPort(), dataDir.resolve("logs").resolve("zipkin.log"))) : Optional.empty();
+        this.tracing = options.tracing() ? Optional.of(TracingBackend.of(options, layout)) : Optional.empty();
         backing.addAll(List.of(database, brokers, simulator));
         tracing.ifPresent(backing::add); // before the servers, whose first requests are traced
-        this.instances = AppInstance.plan(options);
+        this.instances = additions.servers() ? AppInstance.plan(options) : List.of();
         for (AppInstance instance : instances) {
-            appServers.add(appServer(instance, application));
+            appServers.add(appServer(instance));
         }
     }
 
@@ -89,13 +96,10 @@ public final class Stack implements AutoCloseable {
     }
 
     /** The instance's server, on its host, wired to the database, the broker and the simulator, with the demo users. */
-    private AppServerNode appServer(AppInstance instance, BrokerUser application) {
+    private AppServerNode appServer(AppInstance instance) {
         Host host = hosts.place("app" + instance.number());
-        AppServerConfig config = brokers.wire(new AppServerConfig(instance.httpPort(), database.jdbcUrl(),
-                options.effectiveDbUser(), options.effectiveDbPassword(), brokers.clientHost(),
-                options.brokerPort(), application.name(), application.password(), simulator.baseUrl(),
-                samplesLinked(consoleLinked(traced(instance), options), dataDir),
-                null, host.isLoopback() ? options.bindAddress() : host.address()).withJit(options.serverJit()));
+        AppServerConfig config = serverConfig(instance.httpPort(), host.isLoopback() ? options.bindAddress()
+                : host.address(), samplesLinked(consoleLinked(traced(instance), options), dataDir));
         AppServerNode server = options.runtime().newNode(layout, instance.name(), instance.workDir(),
                 instance.logFile(), config);
         server.placeOn(host);
@@ -106,6 +110,17 @@ public final class Stack implements AutoCloseable {
         server.addRealmUser(new RealmUser(LauncherOptions.VIEWER_USER, LauncherOptions.VIEWER_PASSWORD,
                 List.of("viewer")));
         return server;
+    }
+
+    /**
+     * A server's settings wired to this stack's database, broker (as the application's user) and simulator: what
+     * each of its instances runs with, and what a program that starts servers of its own on this stack gives them.
+     */
+    public AppServerConfig serverConfig(int httpPort, String bindAddress, Map<String, String> appProperties) {
+        return brokers.wire(new AppServerConfig(httpPort, database.jdbcUrl(), options.effectiveDbUser(),
+                options.effectiveDbPassword(), brokers.clientHost(), options.brokerPort(), application.name(),
+                application.password(), simulator.baseUrl(), appProperties, null, bindAddress)
+                .withJit(options.serverJit()));
     }
 
     /**

@@ -34,6 +34,13 @@ public final class TracingBackend implements Node {
         this.relayPort = relayPort;
     }
 
+    /** The stack's, on the ports of the options, in their data directory. */
+    public static TracingBackend of(LauncherOptions options, StackLayout layout) {
+        Path dataDir = options.dataDir();
+        return new TracingBackend(layout, dataDir.resolve("zipkin"), options.zipkinPort(), options.otlpPort(),
+                dataDir.resolve("logs").resolve("zipkin.log"));
+    }
+
     @Override
     public String name() {
         return "tracing";

@@ -1,12 +1,14 @@
 package io.overseer.support;
 
+import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerUser;
-import io.overseer.launcher.BrokerWiring;
+import io.overseer.launcher.LauncherOptions;
 import io.overseer.launcher.PayaraMicroNode;
 import io.overseer.launcher.PostgresNode;
 import io.overseer.launcher.RealmUser;
-import io.overseer.launcher.SimulatorNode;
+import io.overseer.launcher.Stack;
+import io.overseer.launcher.StackAdditions;
 import io.overseer.launcher.StackLayout;
 import io.overseer.launcher.Templates;
 import java.io.IOException;
@@ -33,7 +35,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * The infrastructure every test JVM of this module shares, started once before the first test and
  * stopped after the last: a real PostgreSQL, a real Artemis broker and the remote-service simulator,
- * on free ports and fresh directories, through the same launcher code that {@code ./run} uses. It also
+ * on free ports and fresh directories, assembled by the launcher's {@link Stack} as {@code ./run}'s are (its
+ * infrastructure only, with the tests' broker users); the servers tests start are wired by the same stack
+ * ({@link #serverConfig}). It also
  * writes the Payara post-boot file and the system properties arquillian.xml reads, so the Arquillian
  * managed Payara Micro joins this stack.
  */
@@ -144,9 +148,8 @@ public final class TestStack implements LauncherSessionListener {
     /** The application's own broker user (the servers connect as it): the only one that may feed the agents. */
     public static final BrokerUser BROKER_APPLICATION = BrokerUser.generated("overseer-app", BrokerUser.APPLICATION);
 
-    private static PostgresNode postgres;
-    private static BrokerNode broker;
-    private static SimulatorNode simulator;
+    /** The launcher's stack, infrastructure only: the servers tests start are wired by {@link #serverConfig}. */
+    private static Stack stack;
     private static StackLayout layout;
     private static Path workDir;
     private static io.overseer.launcher.TracingBackend tracing;
@@ -154,7 +157,7 @@ public final class TestStack implements LauncherSessionListener {
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         String stackDir = System.getProperty("overseer.stack.dir");
-        if (stackDir == null || postgres != null) {
+        if (stackDir == null || stack != null) {
             return; // not a run of this module's integration tests
         }
         try {
@@ -175,19 +178,14 @@ public final class TestStack implements LauncherSessionListener {
         stopAll();
     }
 
-    private static void start(StackLayout stack, Path dir) throws Exception {
-        layout = stack;
+    private static void start(StackLayout stackLayout, Path dir) throws Exception {
+        layout = stackLayout;
         workDir = dir.toAbsolutePath();
         deleteTree(workDir);
-        Path logs = Files.createDirectories(workDir.resolve("logs"));
-        postgres = new PostgresNode(workDir.resolve("postgres"), freePort(), logs.resolve("postgres.log"));
-        postgres.start();
-        broker = new BrokerNode(layout, workDir.resolve("broker"), freePort(), freePort(), logs.resolve("broker.log"),
-                List.of(BROKER_APPLICATION, BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER,
-                        BROKER_OPERATOR, BROKER_CLIENT));
-        broker.start();
-        simulator = new SimulatorNode(layout, workDir.resolve("simulator"), freePort(), logs.resolve("simulator.log"));
-        simulator.start();
+        Files.createDirectories(workDir.resolve("logs"));
+        stack = new Stack(options(workDir), layout, StackAdditions.infrastructure(BROKER_APPLICATION,
+                List.of(BROKER_SUBMITTER, OTHER_BROKER_SUBMITTER, BROKER_VIEWER, BROKER_OPERATOR, BROKER_CLIENT)));
+        stack.start();
         Path workflows = Files.writeString(workDir.resolve("workflows.json"), workflowsFile());
         appProperties = Map.of(
                 "overseer.scheduler.complete-by", "PT3S",
@@ -200,6 +198,30 @@ public final class TestStack implements LauncherSessionListener {
                 // follow one that fails logins on purpose. The per-user limit (default 10) stays.
                 "overseer.login.max-failures-per-address", "100000");
         publishArquillianProperties();
+    }
+
+    /**
+     * ./run's options for a stack in {@code dir} on ports of this fork's slice ({@link #freePort}); the
+     * environment's OVERSEER_* variables are not read. Zipkin's and the relay's are used if a test asks for
+     * {@link #tracing()}.
+     */
+    private static LauncherOptions options(Path dir) {
+        return LauncherOptions.parse(new String[] {"--data-dir", dir.toString(), "--bind-address", "127.0.0.1",
+                "--db-port", port(), "--broker-port", port(), "--console-port", port(), "--simulator-port", port(),
+                "--zipkin-port", port(), "--otlp-port", port()}, Map.of());
+    }
+
+    private static String port() {
+        return Integer.toString(freePort());
+    }
+
+    /**
+     * A test server's settings, wired by the launcher's stack as ./run wires its own (the database, the broker
+     * as the application's user, the simulator), listening on {@code bindAddress}.
+     */
+    public static AppServerConfig serverConfig(int httpPort, String bindAddress, Map<String, String> properties) {
+        requireStarted();
+        return stack.serverConfig(httpPort, bindAddress, properties);
     }
 
     /** System properties that arquillian.xml refers to as ${...}. */
@@ -253,14 +275,8 @@ public final class TestStack implements LauncherSessionListener {
      * test operator; Payara Micro runs it at boot.
      */
     public static Path writePostBoot(Path file) throws IOException {
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put("RAR_PATH", layout.rar().toString());
-        values.putAll(BrokerWiring.single("127.0.0.1", broker.port()).postBootValues());
-        values.put("BROKER_USER", Templates.asadminEscape(broker.user()));
-        values.put("BROKER_PASSWORD", Templates.asadminEscape(broker.password()));
-        values.put("DB_URL", Templates.asadminEscape(postgres.jdbcUrl()));
-        values.put("DB_USER", Templates.asadminEscape(postgres.appUser()));
-        values.put("DB_PASSWORD", Templates.asadminEscape(postgres.appPassword()));
+        Map<String, String> values = new LinkedHashMap<>(serverConfig(0, "127.0.0.1", Map.of())
+                .postBootValues(layout.rar().toString()));
         values.put("HTTP_LISTENER", PayaraMicroNode.HTTP_LISTENER);
         Files.writeString(file, Templates.substitute(Files.readString(layout.postBootTemplate()), values)
                 + System.lineSeparator() + LOOPBACK_ONLY + RealmUser.postBootCommands(USERS, workDir));
@@ -273,18 +289,10 @@ public final class TestStack implements LauncherSessionListener {
             tracing.stop();
             tracing = null;
         }
-        if (simulator != null) {
-            simulator.stop();
+        if (stack != null) {
+            stack.stop();
         }
-        if (broker != null) {
-            broker.stop();
-        }
-        if (postgres != null) {
-            postgres.stop();
-        }
-        simulator = null;
-        broker = null;
-        postgres = null;
+        stack = null;
     }
 
     /**
@@ -295,8 +303,7 @@ public final class TestStack implements LauncherSessionListener {
     public static synchronized io.overseer.launcher.TracingBackend tracing() throws IOException {
         requireStarted();
         if (tracing == null) {
-            io.overseer.launcher.TracingBackend backend = new io.overseer.launcher.TracingBackend(layout,
-                    workDir.resolve("zipkin"), freePort(), freePort(), workDir.resolve("logs").resolve("zipkin.log"));
+            io.overseer.launcher.TracingBackend backend = io.overseer.launcher.TracingBackend.of(stack.options(), layout);
             backend.start();
             tracing = backend;
         }
@@ -322,7 +329,7 @@ public final class TestStack implements LauncherSessionListener {
      * (registered in {@code META-INF/services}), active when failsafe sets {@code overseer.stack.dir}.
      */
     public static void requireStarted() {
-        if (postgres == null || broker == null || simulator == null) {
+        if (stack == null) {
             throw new IllegalStateException("The test stack (PostgreSQL, Artemis, the simulator) is not running: it starts"
                     + " when the tests run under system-tests' failsafe executions, which set overseer.stack.dir");
         }
@@ -333,15 +340,15 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     public static PostgresNode postgres() {
-        return postgres;
+        return stack.postgres();
     }
 
     public static BrokerNode broker() {
-        return broker;
+        return stack.broker();
     }
 
     public static String simulatorUrl() {
-        return "http://127.0.0.1:" + simulator.port();
+        return stack.simulator().baseUrl();
     }
 
     public static SimulatorApi simulator() {
@@ -349,7 +356,7 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     public static String brokerUrl() {
-        return "tcp://127.0.0.1:" + broker.port();
+        return "tcp://127.0.0.1:" + broker().port();
     }
 
     /** A Core JMS connection factory of the broker's operator (every permission: reads the DLQ too). */
@@ -366,7 +373,7 @@ public final class TestStack implements LauncherSessionListener {
     }
 
     public static int brokerPort() {
-        return broker.port();
+        return broker().port();
     }
 
     public static Connection db() throws SQLException {
@@ -374,6 +381,7 @@ public final class TestStack implements LauncherSessionListener {
         if (target != null) {
             return DriverManager.getConnection(target.url(), target.user(), target.password());
         }
+        PostgresNode postgres = postgres();
         return DriverManager.getConnection(postgres.jdbcUrl(), postgres.appUser(), postgres.appPassword());
     }
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.BrokerHa;
 import io.overseer.launcher.BrokerNode;
+import io.overseer.launcher.BrokerNodes;
 import io.overseer.launcher.BrokerPair;
+import io.overseer.launcher.Hosts;
+import io.overseer.launcher.LauncherOptions;
 import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
 import java.nio.file.Path;
@@ -51,10 +54,14 @@ class BrokerFailoverIT extends OutageScenario {
 
     @BeforeAll
     static void startPair() throws Exception {
+        // The pair ./run --broker-ha makes, chosen by the launcher from the same options (the backup a port above each).
         Path dir = TestStack.workDir().resolve("broker-pair");
-        pair = new BrokerPair(TestStack.layout(), dir.resolve("primary"), dir.resolve("backup"), TestStack.freePort(),
-                TestStack.freePort(), TestStack.freePort(), TestStack.freePort(), dir.resolve("logs"),
-                List.of(TestStack.BROKER_APPLICATION, TestStack.BROKER_SUBMITTER, TestStack.BROKER_OPERATOR));
+        LauncherOptions options = LauncherOptions.parse(new String[] {"--data-dir", dir.toString(), "--broker-ha",
+                "--broker-port", Integer.toString(TestStack.freePorts(2)),
+                "--console-port", Integer.toString(TestStack.freePorts(2))}, java.util.Map.of());
+        pair = (BrokerPair) BrokerNodes.of(options, TestStack.layout(), Hosts.loopback(),
+                List.of(TestStack.BROKER_APPLICATION, TestStack.BROKER_SUBMITTER, TestStack.BROKER_OPERATOR),
+                java.util.Optional.empty());
         try {
             pair.start();
         } catch (Exception e) {

@@ -272,11 +272,8 @@ class ExampleProjectIT {
         }
 
         private AppServerNode node(String name, Map<String, String> settings) {
-            var postgres = TestStack.postgres();
-            var broker = TestStack.broker();
-            AppServerConfig config = new AppServerConfig(RuntimesIT.httpPort(runtime), postgres.jdbcUrl(), postgres.appUser(),
-                    postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                    TestStack.simulatorUrl(), TestStack.appProperties(), "512m", "127.0.0.1").withAppProperties(settings);
+            AppServerConfig config = TestStack.serverConfig(RuntimesIT.httpPort(runtime), "127.0.0.1",
+                    TestStack.appProperties()).withAppProperties(settings);
             Path dir = TestStack.workDir().resolve(name);
             return runtime.newNode(StackLayout.fromDirectory(stack), name, dir, dir.resolve(name + ".log"), config);
         }

@@ -131,11 +131,7 @@ class RuntimesIT {
         }
 
         void start() throws Exception {
-            var postgres = TestStack.postgres();
-            var broker = TestStack.broker();
-            AppServerConfig config = new AppServerConfig(httpPort(runtime), postgres.jdbcUrl(), postgres.appUser(),
-                    postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                    TestStack.simulatorUrl(), TestStack.appProperties(), "512m", BIND_ADDRESS);
+            AppServerConfig config = TestStack.serverConfig(httpPort(runtime), BIND_ADDRESS, TestStack.appProperties());
             String name = "runtime-" + runtime.id();
             // Traced, as ./run --tracing runs it: the scenarios below read the orders' traces in Zipkin.
             traces = new Traces(TestStack.tracing().zipkinUrl());

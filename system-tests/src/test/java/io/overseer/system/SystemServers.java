@@ -3,7 +3,6 @@ package io.overseer.system;
 import io.overseer.launcher.AppServerConfig;
 import io.overseer.launcher.AppServerNode;
 import io.overseer.launcher.PayaraMicroNode;
-import io.overseer.launcher.BrokerNode;
 import io.overseer.launcher.BrokerPair;
 import io.overseer.support.TestStack;
 import java.nio.file.Path;
@@ -24,41 +23,19 @@ final class SystemServers {
 
     /** With these application properties set over the test stack's. */
     static AppServerNode payaraMicro(String name, java.util.Map<String, String> extraProperties) {
-        var postgres = TestStack.postgres();
-        var broker = TestStack.broker();
-        AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
-                postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1");
-        Path dir = TestStack.workDir().resolve(name);
-        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
-        TestStack.USERS.forEach(server::addRealmUser);
-        return server;
+        return payaraMicro(name, config(extraProperties));
     }
 
     /** A server on a database of its own (a replicated one: the URL names every host) and the test stack's broker. */
     static AppServerNode payaraMicroOnDatabase(String name, String jdbcUrl, String user, String password,
                                                java.util.Map<String, String> extraProperties) {
-        var broker = TestStack.broker();
-        AppServerConfig config = new AppServerConfig(TestStack.freePort(), jdbcUrl, user, password, "127.0.0.1",
-                broker.port(), broker.user(), broker.password(), TestStack.simulatorUrl(), properties(extraProperties),
-                "512m", "127.0.0.1");
-        Path dir = TestStack.workDir().resolve(name);
-        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
-        TestStack.USERS.forEach(server::addRealmUser);
-        return server;
+        return payaraMicro(name, config(extraProperties).withDatabase(jdbcUrl, user, password));
     }
 
     /** A server pointed at a PostgreSQL port where nothing listens (the test stack's broker and users). */
     static AppServerNode payaraMicroWithoutDatabase(String name) {
-        var broker = TestStack.broker();
-        AppServerConfig config = new AppServerConfig(TestStack.freePort(),
-                "jdbc:postgresql://127.0.0.1:" + TestStack.freePort() + "/overseer", "overseer", "overseer",
-                "127.0.0.1", broker.port(), broker.user(), broker.password(), TestStack.simulatorUrl(),
-                properties(java.util.Map.of()), "512m", "127.0.0.1");
-        Path dir = TestStack.workDir().resolve(name);
-        AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
-        TestStack.USERS.forEach(server::addRealmUser);
-        return server;
+        return payaraMicro(name, config(java.util.Map.of()).withDatabase(
+                "jdbc:postgresql://127.0.0.1:" + TestStack.freePort() + "/overseer", "overseer", "overseer"));
     }
 
     /**
@@ -66,12 +43,15 @@ final class SystemServers {
      * wires it) instead of the test stack's broker; the pair's first user is the application's.
      */
     static AppServerNode payaraMicroOnPair(String name, BrokerPair pair, java.util.Map<String, String> extraProperties) {
-        var postgres = TestStack.postgres();
-        BrokerNode primary = pair.primary();
-        AppServerConfig config = new AppServerConfig(TestStack.freePort(), postgres.jdbcUrl(), postgres.appUser(),
-                postgres.appPassword(), "127.0.0.1", primary.port(), primary.user(), primary.password(),
-                TestStack.simulatorUrl(), properties(extraProperties), "512m", "127.0.0.1")
-                .withBrokerBackup(pair.backup().port());
+        return payaraMicro(name, pair.wire(config(extraProperties).withBroker(pair.clientHost(), pair.primary().port())));
+    }
+
+    /** The test stack's wiring, as the launcher's stack gives it, on a port of its own and 127.0.0.1. */
+    private static AppServerConfig config(java.util.Map<String, String> extraProperties) {
+        return TestStack.serverConfig(TestStack.freePort(), "127.0.0.1", properties(extraProperties));
+    }
+
+    private static AppServerNode payaraMicro(String name, AppServerConfig config) {
         Path dir = TestStack.workDir().resolve(name);
         AppServerNode server = new PayaraMicroNode(TestStack.layout(), dir, dir.resolve("payara.log"), config);
         TestStack.USERS.forEach(server::addRealmUser);

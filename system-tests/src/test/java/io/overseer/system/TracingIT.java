@@ -164,15 +164,11 @@ class TracingIT {
     }
 
     private static AppServerNode wildFly(String name) throws Exception {
-        var postgres = TestStack.postgres();
-        var broker = TestStack.broker();
         Map<String, String> properties = new HashMap<>(TestStack.appProperties());
         properties.putAll(SETTINGS);
         properties.put("overseer.instance-id", name);
         properties.putAll(TestStack.tracing().appProperties(name));
-        AppServerConfig config = new AppServerConfig(RuntimesIT.httpPort(AppRuntime.WILDFLY), postgres.jdbcUrl(),
-                postgres.appUser(), postgres.appPassword(), "127.0.0.1", broker.port(), broker.user(), broker.password(),
-                TestStack.simulatorUrl(), properties, "512m", "127.0.0.1");
+        AppServerConfig config = TestStack.serverConfig(RuntimesIT.httpPort(AppRuntime.WILDFLY), "127.0.0.1", properties);
         Path dir = TestStack.workDir().resolve(name);
         AppServerNode server = AppRuntime.WILDFLY.newNode(TestStack.layout(), name, dir, dir.resolve(name + ".log"), config);
         TestStack.USERS.forEach(server::addRealmUser);
