@@ -394,7 +394,7 @@ public final class TestStack implements LauncherSessionListener {
     /**
      * For a test class whose servers use a database of its own (DatabaseFailoverIT's replicated one):
      * {@link #db()}, and so every helper that reads the state store, reads there until the returned handle
-     * is closed. The system tests run one class at a time.
+     * is closed. Each fork runs one class at a time (its own stack, this static with it).
      */
     public static AutoCloseable useDatabase(String url, String user, String password) {
         redirected = new DatabaseTarget(url, user, password);
