@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.overseer.launcher.AppServerNode;
+import io.overseer.launcher.DatabaseNode;
+import io.overseer.launcher.Hosts;
 import io.overseer.launcher.LauncherOptions;
 import io.overseer.launcher.lab.PatroniNode;
 import io.overseer.launcher.lab.PostgresHa;
 import io.overseer.support.Poll;
 import io.overseer.support.TestStack;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -48,8 +49,11 @@ class DatabaseFailoverIT extends OutageScenario {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        Path dir = TestStack.workDir().resolve("postgres-ha");
-        cluster = new PostgresHa(TestStack.layout(), dir, TestStack.freePorts(PostgresHa.PORTS), dir.resolve("logs"));
+        // The cluster ./run --db-ha makes, chosen by the launcher from the same options, in the test stack's data
+        // directory as ./run puts it in its own (postgres-ha/, the logs beside the stack's).
+        LauncherOptions options = LauncherOptions.parse(new String[] {"--data-dir", TestStack.workDir().toString(), "--db-ha",
+                "--db-port", Integer.toString(TestStack.freePorts(PostgresHa.PORTS))}, Map.of());
+        cluster = (PostgresHa) DatabaseNode.of(options, TestStack.layout(), Hosts.loopback());
         try {
             cluster.start();
         } catch (Exception e) {
