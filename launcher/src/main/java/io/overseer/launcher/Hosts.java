@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Where the stack's processes run, chosen once from the options ({@link #of}): all on this machine's loopback
- * ({@link #loopback()}, what ./run does), or each on a host of its own (the lab's {@link HostNetwork},
- * {@code --hosts namespaces}).
+ * ({@link #loopback()}, what ./run does), or each on a host of its own ({@link NamespaceHosts}: the lab's
+ * {@link HostNetwork}, {@code --hosts namespaces}).
  */
 public interface Hosts {
 
@@ -51,7 +51,7 @@ public interface Hosts {
         }
         names.addAll(List.of("db1", "db2", "witness", "sim"));
         try {
-            return HostNetwork.plan(names);
+            return new NamespaceHosts(HostNetwork.plan(names));
         } catch (IOException e) {
             throw new IllegalStateException("cannot plan the hosts' network: " + e.getMessage(), e);
         }

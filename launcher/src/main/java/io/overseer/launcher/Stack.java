@@ -285,8 +285,8 @@ public final class Stack implements AutoCloseable {
 
     /** --hosts namespaces: the hosts every process runs on, to cut and heal links; fails on the loopback. */
     public HostNetwork network() {
-        if (hosts instanceof HostNetwork network) {
-            return network;
+        if (hosts instanceof NamespaceHosts own) {
+            return own.network();
         }
         throw new IllegalStateException("this stack runs every process on the loopback: hosts of their own, whose"
                 + " links can be cut, are --hosts namespaces");

@@ -1,8 +1,6 @@
 package io.overseer.launcher.lab;
 
-import io.overseer.launcher.AppInstance;
 import io.overseer.launcher.Host;
-import io.overseer.launcher.Hosts;
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Needs root ({@code ip netns}). A run's names carry an id of its own, so that two runs never share a
  * bridge, and {@link #removeLeftovers} clears what a killed run left.
  */
-public final class HostNetwork implements Hosts, AutoCloseable {
+public final class HostNetwork implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HostNetwork.class);
     static final String IP = Host.IP;
@@ -95,23 +93,6 @@ public final class HostNetwork implements Hosts, AutoCloseable {
         }
         LOG.info("Hosts' network {} on {} ({}.0/24): {}", id, bridge, prefix(), hosts.values().stream()
                 .map(h -> h.name() + " " + h.address()).toList());
-    }
-
-    /** Every process on the host of its name: earlier runs' leftovers removed, then the network made. */
-    @Override
-    public void open(List<AppInstance> instances, String bindAddress) throws IOException {
-        removeLeftovers();
-        open();
-    }
-
-    @Override
-    public Host place(String name) {
-        return host(name);
-    }
-
-    @Override
-    public String clientNet() {
-        return cidr();
     }
 
     /** The host of this name. */
