@@ -84,6 +84,7 @@ class PartitionIT {
                 // Work a partition strands is taken back within the test's bounds (default 30 s).
                 "-D", "overseer.scheduler.complete-by=PT10S"}, Map.of());
         stack = new Stack(options, TestStack.layout());
+        letTheDatabaseUserThrough(TestStack.workDir());
         try {
             stack.start();
         } catch (Exception e) {
@@ -371,5 +372,19 @@ class PartitionIT {
 
     private static String free() {
         return Integer.toString(TestStack.freePort());
+    }
+
+    /**
+     * The database nodes run as 'postgres' and must pass through every directory above their data directory. The
+     * test stack's own is its owner's only (it holds generated passwords): let that user's group search it, as
+     * the launcher does for the directory it puts the nodes in. Without this the class passed only after
+     * DatabaseFailoverIT had done the same in its fork.
+     */
+    private static void letTheDatabaseUserThrough(java.nio.file.Path dir) throws java.io.IOException {
+        var group = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName("postgres");
+        java.nio.file.Files.getFileAttributeView(dir, java.nio.file.attribute.PosixFileAttributeView.class).setGroup(group);
+        var permissions = java.util.EnumSet.copyOf(java.nio.file.Files.getPosixFilePermissions(dir));
+        permissions.add(java.nio.file.attribute.PosixFilePermission.GROUP_EXECUTE);
+        java.nio.file.Files.setPosixFilePermissions(dir, permissions);
     }
 }
