@@ -475,7 +475,7 @@ public final class TestStack implements LauncherSessionListener {
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 500; attempt++) {
             int port = PORTS.from() + random.nextInt(PORTS.size());
-            if (TAKEN.add(port) && free(port)) {
+            if (TAKEN.add(port) && free(port) && reserve(port)) {
                 return port;
             }
         }
@@ -490,6 +490,9 @@ public final class TestStack implements LauncherSessionListener {
             boolean ok = true;
             for (int p = first; p < first + size && ok; p++) {
                 ok = !TAKEN.contains(p) && free(p);
+            }
+            for (int p = first; p < first + size && ok; p++) {
+                ok = reserve(p);
             }
             if (ok) {
                 for (int p = first; p < first + size; p++) {
@@ -523,6 +526,33 @@ public final class TestStack implements LauncherSessionListener {
         int width = 12_700 / forks;
         return new PortRange(20_000 + (fork - 1) * width, 20_000 + fork * width);
     }
+
+    /**
+     * Reserves {@code port} for this JVM's life across the tier's forks, by a lock on a file named after it
+     * (target/port-locks): a port a fork handed out, or one a runtime derives from it (WildFly's offsets, Payara
+     * Server's domain ports, which reach outside the fork's slice), is never handed out by another fork.
+     */
+    public static boolean reserve(int port) {
+        if (HELD.containsKey(port)) {
+            return false;
+        }
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "port-locks"));
+            java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(dir.resolve(port + ".lock"),
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+            java.nio.channels.FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                return false;
+            }
+            HELD.put(port, lock);
+            return true;
+        } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    private static final Map<Integer, java.nio.channels.FileLock> HELD = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Ports handed out in this JVM: two calls in a row never get the same one before either is bound. */
     private static final java.util.Set<Integer> TAKEN = java.util.concurrent.ConcurrentHashMap.newKeySet();

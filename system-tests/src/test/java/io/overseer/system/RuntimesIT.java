@@ -560,7 +560,8 @@ class RuntimesIT {
                     + ThreadLocalRandom.current().nextInt((range.size() - 200) / 100) * 100;
             Map<String, Integer> ports = runtime == AppRuntime.PAYARA_SERVER ? PayaraServerNode.domainPorts(http)
                     : WildFlyNode.serverPorts(http);
-            if (ports.values().stream().allMatch(RuntimesIT::free)) {
+            // every port reserved across the forks: WildFly's and Payara Server's reach outside the fork's slice
+            if (ports.values().stream().allMatch(RuntimesIT::free) && ports.values().stream().allMatch(TestStack::reserve)) {
                 return http;
             }
         }
