@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -61,28 +62,33 @@ final class WildFlyServerDir {
         return base;
     }
 
-    /** modules.cli, once per distribution (it adds files below its modules/); serialised across nodes. */
+    /**
+     * modules.cli, once per distribution (it adds files below its modules/, and a second {@code module add}
+     * fails with "already exists"). A run cut short leaves half a module behind, removed before it runs again.
+     */
     private void installModules(Path home) throws IOException {
-        synchronized (WildFlyServerDir.class) {
-            Path marker = home.resolve(MODULES_MARKER);
-            if (Files.exists(marker)) {
-                return;
+        OncePerDirectory.run(home, MODULES_MARKER, () -> {
+            for (String module : List.of("org/postgresql", "org/eclipse/persistence")) {
+                FileTrees.delete(home.resolve("modules").resolve(module));
             }
-            Path jipijapa;
-            try (Stream<Path> jars = Files.list(home.resolve("modules/system/layers/base/org/eclipse/persistence/main"))) {
-                jipijapa = jars.filter(p -> p.getFileName().toString().startsWith("jipijapa-eclipselink-")).findFirst()
-                        .orElseThrow(() -> new IllegalStateException("no jipijapa-eclipselink jar in " + home));
-            }
-            Map<String, String> properties = new LinkedHashMap<>();
-            properties.put("overseer.postgresql.jar", layout.postgresqlJar().toString());
-            properties.put("overseer.eclipselink.jar", layout.eclipselinkJar().toString());
-            properties.put("overseer.jipijapa.jar", jipijapa.toString());
-            Path props = writeProperties(workDir.resolve("modules.properties"), properties);
+            Path props = writeProperties(workDir.resolve("modules.properties"), moduleJars(home));
             LOG.info("{}: installing the PostgreSQL driver and EclipseLink as modules, once", label);
             cli(home, home.resolve("standalone"), props, layout.wildflyScript("modules.cli"));
             Files.delete(props);
-            Files.writeString(marker, "modules.cli ran here" + System.lineSeparator());
+        });
+    }
+
+    private Map<String, String> moduleJars(Path home) throws IOException {
+        Path jipijapa;
+        try (Stream<Path> jars = Files.list(home.resolve("modules/system/layers/base/org/eclipse/persistence/main"))) {
+            jipijapa = jars.filter(p -> p.getFileName().toString().startsWith("jipijapa-eclipselink-")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no jipijapa-eclipselink jar in " + home));
         }
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("overseer.postgresql.jar", layout.postgresqlJar().toString());
+        properties.put("overseer.eclipselink.jar", layout.eclipselinkJar().toString());
+        properties.put("overseer.jipijapa.jar", jipijapa.toString());
+        return properties;
     }
 
     /**
@@ -179,7 +185,7 @@ final class WildFlyServerDir {
         }
         Files.createDirectories(logFile.getParent());
         Files.writeString(logFile, "jboss-cli " + script.getFileName() + System.lineSeparator() + out,
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     private static String digest(String text) {
