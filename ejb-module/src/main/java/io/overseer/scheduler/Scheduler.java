@@ -27,6 +27,8 @@ import io.overseer.workflow.WorkflowRegistry;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -59,6 +61,7 @@ public class Scheduler {
     public static final String CLAIMED_DUE = "claimed: its not-before passed";
     public static final String CLAIMED_AT_SUBMISSION = "claimed at submission";
     private static final Object PAUSES_READ = Scheduler.class.getName() + ".pauses";
+    private static final Object ADMITTED = Scheduler.class.getName() + ".admitted";
 
     @Inject
     StateStore store;
@@ -149,7 +152,37 @@ public class Scheduler {
         // Claimed in memory before the rows are written, so that each is inserted once, as it ends up.
         List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(pausesOfThisTransaction()));
         store.create(order, state);
-        request(attempts, Map.of(order.orderId(), new OrderContent(order.orderId(), order.customerId(), order.lines())));
+        OrderContent content = new OrderContent(order.orderId(), order.customerId(), order.lines());
+        request(attempts, Map.of(order.orderId(), content));
+        rememberOnCommit(content);
+    }
+
+    /**
+     * The contents of the orders this transaction admits, kept for their next steps' requests once it
+     * commits (one synchronization per transaction, a batch's orders together); a rollback keeps none.
+     */
+    @SuppressWarnings("unchecked")
+    private void rememberOnCommit(OrderContent content) {
+        List<OrderContent> admitted = (List<OrderContent>) transactions.getResource(ADMITTED);
+        if (admitted == null) {
+            List<OrderContent> batch = new ArrayList<>();
+            transactions.putResource(ADMITTED, batch);
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                    // nothing to do before: what is kept must have committed
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        contents.remember(batch);
+                    }
+                }
+            });
+            admitted = batch;
+        }
+        admitted.add(content);
     }
 
     /**
@@ -348,6 +381,7 @@ public class Scheduler {
     /** The needs-operator alert of an order that ends in Error follows from its stored transition (NeedsOperatorAlert). */
     private void reportIfFinal(OrderState state) {
         if (state.processState().isFinal()) {
+            contents.forget(state.orderId());
             LOG.log(Level.FINE, "Order {0} (trace {2}) {1}", new Object[] {state.orderId(), state.processState(),
                     TraceParent.traceId(state.traceParent())});
         }

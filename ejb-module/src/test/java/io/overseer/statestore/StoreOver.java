@@ -16,6 +16,12 @@ public final class StoreOver {
         return store;
     }
 
+    /** {@code contents}, what it keeps in memory included, reading over this transaction's entity manager. */
+    public static OrderContents contents(OrderContents contents, EntityManager em) {
+        contents.em = em;
+        return contents;
+    }
+
     /** The orders' contents reader over the same entity manager. */
     public static OrderContents contents(EntityManager em) {
         OrderContents contents = new OrderContents();
