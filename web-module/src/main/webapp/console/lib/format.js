@@ -64,3 +64,15 @@ export function preview(body, max = 300) {
 export function ms(iso) {
     return iso ? new Date(String(iso).replace(/(\.\d{3})\d+/, '$1')).getTime() : NaN;
 }
+
+/** Bytes for a reader: B, KiB, MiB, GiB (one decimal from KiB on). */
+export function bytes(n) {
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = Number(n) || 0;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,10 +1,10 @@
 // #/overview: counts by state, the last hour's throughput and failures, alerts, queue depths, the oldest
-// waiting order, pauses and flow limits.
+// waiting order, pauses, flow limits and the state store's size.
 import {actionButton} from '../lib/actions.js';
 import {call} from '../lib/api.js';
 import {h, s} from '../lib/dom.js';
-import {duration, preview, time} from '../lib/format.js';
-import {badge, orderLink, section, STATES} from '../lib/render.js';
+import {bytes, duration, preview, time} from '../lib/format.js';
+import {badge, orderLink, section, STATES, table} from '../lib/render.js';
 import {frame} from '../lib/router.js';
 import {isOperator} from '../lib/session.js';
 import {pauseAsk, resumeAsk} from './pauses.js';
@@ -48,9 +48,23 @@ export function overview(r, root) {
                         `${f.running} running`, f.inFlightLimit ? ` of ${f.inFlightLimit}` : '',
                         f.perSecondLimit ? `, at most ${f.perSecondLimit} starts/s` : '', `, ${f.waiting} waiting`))))
                     : null)),
+            o.store ? section('State store', storeSize(o.store)) : null,
         ];
     });
     return page;
+}
+
+/** Each table's rows (PostgreSQL's estimate), dead rows and bytes; the total; the oldest finished order kept. */
+function storeSize(store) {
+    const num = (text) => h('td', {class: 'num'}, text);
+    const rows = (store.tables || []).map((t) => h('tr', {'data-table': t.table},
+        h('td', {class: 'mono'}, t.table), num(String(t.rows)), num(String(t.deadRows)), num(bytes(t.tableBytes)),
+        num(bytes(t.indexBytes))));
+    return [
+        table('store-tables', ['table', 'rows', 'dead rows', 'size', 'its indexes'], rows, 'No tables.'),
+        h('p', {id: 'store-total'}, `${bytes(store.totalBytes)} in all. Oldest finished order kept: `,
+            store.oldestFinished ? h('span', {title: store.oldestFinished}, time(store.oldestFinished)) : 'none', '.'),
+    ];
 }
 
 /** Finished and failed orders per minute over the hour up to `at`: bars, and the failures as a line. */

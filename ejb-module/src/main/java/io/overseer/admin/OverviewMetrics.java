@@ -24,8 +24,8 @@ import java.util.logging.Logger;
 
 /**
  * What the console's overview shows, as meters at {@code /api/metrics}: orders by state, orders parked
- * on a pause, the scopes paused, and the depth and consumers of the application's queues (-1 until the
- * broker first answers). Sampled from the state store every 15 seconds by each instance (a
+ * on a pause, the scopes paused, the depth and consumers of the application's queues (-1 until the
+ * broker first answers), and the state store's size per table ({@link StoreSize}). Sampled from the state store every 15 seconds by each instance (a
  * scrape never waits for the database, and every instance reports the same cluster-wide figures, so
  * take one instance's, not their sum). Step latencies, retries and failures per operation are the
  * agents' meters ({@link io.overseer.agent.AgentMetrics}); supervisor recoveries are counted by the
@@ -52,6 +52,13 @@ public class OverviewMetrics {
     private final Map<String, AtomicLong> flowWaiting = new java.util.HashMap<>();
     public static final String FLOW_IN_FLIGHT = "overseer.flow.in_flight";
     public static final String FLOW_WAITING = "overseer.flow.waiting";
+    public static final String STORE_ROWS = "overseer.store.rows";
+    public static final String STORE_DEAD_ROWS = "overseer.store.dead_rows";
+    public static final String STORE_BYTES = "overseer.store.bytes";
+    public static final String STORE_OLDEST_FINISHED = "overseer.store.oldest_finished.age";
+    /** Per table and figure ("rows|order_state"), registered as each table is first seen. */
+    private final Map<String, AtomicLong> storeGauges = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicLong oldestFinishedAge = new AtomicLong(-1);
 
     @Inject
     MeterRegistry registry;
@@ -67,6 +74,10 @@ public class OverviewMetrics {
     DispatchPauses pauses;
     @EJB
     BrokerQueues brokerQueues;
+    @EJB
+    StoreSize storeSize;
+    @Inject
+    io.overseer.platform.Clocks clocks;
 
     @PostConstruct
     void register() {
@@ -90,6 +101,8 @@ public class OverviewMetrics {
             Gauge.builder(FLOW_WAITING, waiting, AtomicLong::get).tag("operation", limit.operation())
                     .description("Orders waiting for the operation's flow limit (cluster-wide)").register(registry);
         }
+        Gauge.builder(STORE_OLDEST_FINISHED, oldestFinishedAge, AtomicLong::get).baseUnit("seconds")
+                .description("Age of the oldest finished order kept (Processed or Compensated); -1 when none is").register(registry);
         for (String queue : BrokerQueues.QUEUES) {
             queueMessages.put(queue, gauge(QUEUE_MESSAGES, queue, "Messages in the queue, as broker management counts them"));
             queueConsumers.put(queue, gauge(QUEUE_CONSUMERS, queue, "Consumers attached to the queue"));
@@ -112,6 +125,7 @@ public class OverviewMetrics {
             parked.set(queries.parked());
             flowRunning.forEach((operation, running) -> running.set(flowWindows.runningOf(operation)));
             flowWaiting.forEach((operation, waiting) -> waiting.set(store.throttledCount(operation)));
+            sampleStore(storeSize.size());
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "Overview metrics not sampled (the database is unreachable?); next time", e);
         }
@@ -127,5 +141,32 @@ public class OverviewMetrics {
         } catch (BrokerUnavailableException | RuntimeException e) {
             LOG.log(Level.FINE, "Queue depths not sampled (the broker is unreachable?); next time", e);
         }
+    }
+
+    /** Each table's rows, dead rows and bytes (table and indexes apart), and the oldest finished order's age. */
+    private void sampleStore(StoreSize.Size size) {
+        for (StoreSize.Table table : size.tables()) {
+            storeGauge(STORE_ROWS, table.table(), null, "Rows of the state store's table (PostgreSQL's estimate)")
+                    .set(table.rows());
+            storeGauge(STORE_DEAD_ROWS, table.table(), null, "Dead rows of the table, not yet vacuumed").set(table.deadRows());
+            storeGauge(STORE_BYTES, table.table(), "table", "Bytes of the table (TOAST included) or of its indexes")
+                    .set(table.tableBytes());
+            storeGauge(STORE_BYTES, table.table(), "indexes", "Bytes of the table (TOAST included) or of its indexes")
+                    .set(table.indexBytes());
+        }
+        oldestFinishedAge.set(size.oldestFinished() == null ? -1
+                : Math.max(0, java.time.Duration.between(size.oldestFinished(), clocks.now()).toSeconds()));
+    }
+
+    private AtomicLong storeGauge(String name, String table, String part, String description) {
+        return storeGauges.computeIfAbsent(name + "|" + table + "|" + part, key -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.Builder<AtomicLong> gauge = Gauge.builder(name, value, AtomicLong::get).tag("table", table).description(description);
+            if (part != null) {
+                gauge.tag("part", part).baseUnit("bytes");
+            }
+            gauge.register(registry);
+            return value;
+        });
     }
 }

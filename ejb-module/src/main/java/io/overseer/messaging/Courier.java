@@ -1,5 +1,6 @@
 package io.overseer.messaging;
 
+import io.overseer.platform.AfterCommit;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.Heartbeat;
 import io.overseer.platform.Progress;
@@ -13,7 +14,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,26 +150,7 @@ public class Courier {
         if (status != Status.STATUS_ACTIVE) {
             return; // marked for rollback (or ending): what it decided will not happen
         }
-        @SuppressWarnings("unchecked")
-        List<Parcel> pending = (List<Parcel>) transactions.getResource(PENDING);
-        if (pending == null) {
-            List<Parcel> created = new ArrayList<>();
-            transactions.putResource(PENDING, created);
-            transactions.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        offer(created);
-                    }
-                }
-            });
-            pending = created;
-        }
-        pending.add(parcel);
+        AfterCommit.add(transactions, PENDING, parcel, this::offer);
     }
 
     private void offer(List<Parcel> parcels) {

@@ -8,6 +8,7 @@ import io.overseer.agent.AgentReply;
 import io.overseer.agent.FlowLimits;
 import io.overseer.messaging.DispatchQueue;
 import io.overseer.notification.AlertPublisher;
+import io.overseer.platform.AfterCommit;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.InstanceIdentity;
 import io.overseer.platform.ShutdownGate;
@@ -27,8 +28,6 @@ import io.overseer.workflow.WorkflowRegistry;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.inject.Inject;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -159,30 +158,10 @@ public class Scheduler {
 
     /**
      * The contents of the orders this transaction admits, kept for their next steps' requests once it
-     * commits (one synchronization per transaction, a batch's orders together); a rollback keeps none.
+     * commits (a batch's orders together); a rollback keeps none.
      */
-    @SuppressWarnings("unchecked")
     private void rememberOnCommit(OrderContent content) {
-        List<OrderContent> admitted = (List<OrderContent>) transactions.getResource(ADMITTED);
-        if (admitted == null) {
-            List<OrderContent> batch = new ArrayList<>();
-            transactions.putResource(ADMITTED, batch);
-            transactions.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                    // nothing to do before: what is kept must have committed
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        contents.remember(batch);
-                    }
-                }
-            });
-            admitted = batch;
-        }
-        admitted.add(content);
+        AfterCommit.add(transactions, ADMITTED, content, contents::remember);
     }
 
     /**

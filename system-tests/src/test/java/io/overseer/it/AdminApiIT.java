@@ -13,6 +13,7 @@ import io.overseer.support.TestStack;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,6 +139,17 @@ class AdminApiIT extends DeployedWarIT {
             processed += minute.get("processed").asLong();
         }
         assertTrue(processed >= 1, "the order finished within the hour: " + overview);
+        JsonNode store = overview.get("store");
+        JsonNode orderState = find(store.get("tables"), "table", "order_state");
+        assertNotNull(orderState, "the state store's tables, order_state among them: " + store);
+        assertTrue(orderState.get("tableBytes").asLong() > 0 && orderState.get("indexBytes").asLong() > 0, store.toString());
+        long sum = 0;
+        for (JsonNode table : store.get("tables")) {
+            sum += table.get("tableBytes").asLong() + table.get("indexBytes").asLong();
+        }
+        assertEquals(sum, store.get("totalBytes").asLong(), store.toString());
+        assertFalse(OffsetDateTime.parse(store.get("oldestFinished").asText()).isAfter(OffsetDateTime.now()),
+                "a Processed order is kept, and the oldest is not in the future: " + store);
 
         JsonNode instances = awaitInstances();
         String holder = instances.at("/supervisor/holder").asText();
@@ -152,6 +164,10 @@ class AdminApiIT extends DeployedWarIT {
         assertTrue(bad.body().contains("minFailures") && bad.body().contains("olderThan"), bad.body());
 
         assertTrue(awaitMetric("overseer_orders", "state", "Processed") >= 1, "orders by state are sampled");
+        assertTrue(awaitMetric("overseer_store_bytes", "table", "order_state", "part", "indexes") >= 1,
+                "the state store's size, sampled with the overview's figures");
+        assertTrue(Metrics.scrape(root).sum("overseer_store_oldest_finished_age_seconds") >= 0,
+                "a Processed order is kept: its age, not -1");
         Metrics metrics = Metrics.scrape(root);
         assertTrue(metrics.has("overseer_dispatch_paused"), metrics.text());
         assertTrue(metrics.has("overseer_orders_parked"), metrics.text());

@@ -47,6 +47,9 @@ class ConsoleViewerIT extends DeployedWarIT {
             assertEquals("viewer", browser.textOf(By.id("who-role")));
             browser.await(By.cssSelector("#counts .tile[data-state=Processed]"));
             assertNoActions(browser, "overview");
+            browser.await(By.cssSelector("#store-tables tr[data-table=order_state]"));
+            assertTrue(browser.textOf(By.id("store-total")).matches("[0-9.]+ (KiB|MiB|GiB) in all\\. Oldest finished order kept: .+\\."),
+                    browser.textOf(By.id("store-total")));
             browser.screenshot("overview");
 
             browser.go(console() + "#/orders?customer=" + customer);

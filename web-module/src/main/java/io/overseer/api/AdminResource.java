@@ -4,6 +4,7 @@ import io.overseer.admin.AdminQueries;
 import io.overseer.admin.AuditLog;
 import io.overseer.admin.ClusterQueries;
 import io.overseer.admin.DispatchPauses;
+import io.overseer.admin.StoreSize;
 import io.overseer.messaging.BrokerQueues;
 import io.overseer.messaging.BrokerUnavailableException;
 import io.overseer.messaging.Courier;
@@ -60,11 +61,11 @@ public class AdminResource {
 
     @JsonbNillable
     @JsonbPropertyOrder({"at", "counts", "lastHour", "oldestWaiting", "alerts", "queues", "pauses", "flowLimits",
-            "brokerConsole"})
+            "brokerConsole", "store"})
     public record Overview(OffsetDateTime at, Map<ProcessState, Long> counts, List<AdminQueries.Minute> lastHour,
                            AdminQueries.Waiting oldestWaiting, List<Alert> alerts, List<QueueStats> queues,
                            List<DispatchPauses.Pause> pauses, List<AdminQueries.FlowUse> flowLimits,
-                           String brokerConsole) {
+                           String brokerConsole, StoreSize.Size store) {
     }
 
     @JsonbPropertyOrder({"name", "roles"})
@@ -105,6 +106,8 @@ public class AdminResource {
     @Inject
     Clocks clocks;
     @Inject
+    StoreSize storeSize;
+    @Inject
     @ConfigProperty(name = "overseer.console.broker-console-url")
     Optional<String> brokerConsole;
     @Context
@@ -112,7 +115,7 @@ public class AdminResource {
 
     @GET
     @Path("overview")
-    @Operation(summary = "Counts by state, the last hour per minute, alerts, the oldest waiting order, pauses (role viewer)")
+    @Operation(summary = "Counts by state, the last hour per minute, alerts, the oldest waiting order, pauses, the state store's size (role viewer)")
     @APIResponse(responseCode = "200", description = "The overview")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
@@ -131,7 +134,8 @@ public class AdminResource {
         }
         alerts.addAll(alerts(counts, paused));
         return new Overview(clocks.now(), counts, queries.lastHour(), queries.oldestWaiting().orElse(null),
-                alerts, depths, paused, queries.flowLimits(), brokerConsole.filter(url -> !url.isBlank()).orElse(null));
+                alerts, depths, paused, queries.flowLimits(), brokerConsole.filter(url -> !url.isBlank()).orElse(null),
+                storeSize.size());
     }
 
     private List<Alert> alerts(Map<ProcessState, Long> counts, List<DispatchPauses.Pause> paused) {
