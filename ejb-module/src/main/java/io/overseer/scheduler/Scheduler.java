@@ -152,13 +152,14 @@ public class Scheduler {
         List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(pausesOfThisTransaction()));
         store.create(order, state);
         OrderContent content = new OrderContent(order.orderId(), order.customerId(), order.lines());
+        rememberOnCommit(content); // before the request's send, which also waits for the commit
         request(attempts, Map.of(order.orderId(), content));
-        rememberOnCommit(content);
     }
 
     /**
      * The contents of the orders this transaction admits, kept for their next steps' requests once it
-     * commits (a batch's orders together); a rollback keeps none.
+     * commits (a batch's orders together); a rollback keeps none. Kept before the first requests leave,
+     * so that an order whose last reply comes back at once cannot be forgotten before it is kept.
      */
     private void rememberOnCommit(OrderContent content) {
         AfterCommit.add(transactions, ADMITTED, content, contents::remember);
