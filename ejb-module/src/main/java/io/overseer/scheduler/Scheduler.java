@@ -152,14 +152,15 @@ public class Scheduler {
         List<Attempt> attempts = claimOne(state, clocks.now(), CLAIMED_AT_SUBMISSION, dispatchGate(pausesOfThisTransaction()));
         store.create(order, state);
         OrderContent content = new OrderContent(order.orderId(), order.customerId(), order.lines());
-        rememberOnCommit(content); // before the request's send, which also waits for the commit
+        rememberOnCommit(content);
         request(attempts, Map.of(order.orderId(), content));
     }
 
     /**
      * The contents of the orders this transaction admits, kept for their next steps' requests once it
-     * commits (a batch's orders together); a rollback keeps none. Kept before the first requests leave,
-     * so that an order whose last reply comes back at once cannot be forgotten before it is kept.
+     * commits (a batch's orders together); a rollback keeps none. Registered before the first requests'
+     * send, which Payara and WildFly then call after it: an order whose last reply came back at once is not
+     * forgotten before it is kept (were it, its entry would only wait to be dropped as the oldest).
      */
     private void rememberOnCommit(OrderContent content) {
         AfterCommit.add(transactions, ADMITTED, content, contents::remember);
