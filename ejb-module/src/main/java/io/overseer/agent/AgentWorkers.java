@@ -40,11 +40,19 @@ public class AgentWorkers {
 
     private ExecutorService executor;
 
+    /**
+     * Every worker started at once and kept. A pool below its core size starts a new thread for each task,
+     * even while started ones wait idle; with the core threads timing out after a minute, a stack at a light
+     * rate never kept a full pool and started a thread (a container-managed one) for nearly every step:
+     * 0.8 ms of a lone order's step, measured (docs/benchmarks-history.md). Parked, the threads cost no CPU
+     * and little memory.
+     */
     @PostConstruct
     void start() {
-        executor = new ThreadPoolExecutor(concurrency, concurrency, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                threads);
-        ((ThreadPoolExecutor) executor).allowCoreThreadTimeOut(true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), threads);
+        pool.prestartAllCoreThreads();
+        executor = pool;
     }
 
     public Future<?> submit(AttemptRequest request, Runnable attempt) {
