@@ -101,12 +101,17 @@ class FinishedTallyDbTest {
 
     private static void orders(String prefix, int count, String state, OffsetDateTime updatedAt) throws Exception {
         try (Connection c = DB.getTestDatabase().getConnection()) {
-            update(c, "INSERT INTO customer_order (order_id, customer_id, created_at)"
-                    + " SELECT ?1 || '-' || i, 'c', ?2 FROM generate_series(1, ?3) i", prefix, updatedAt, count);
-            update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"
-                    + " SELECT ?1 || '-' || i, 'order', ?4, ?2, ?2 FROM generate_series(1, ?3) i",
-                    prefix, updatedAt, count, state);
+            orders(c, prefix, count, state, updatedAt);
         }
+    }
+
+    /** {@code count} orders "prefix-1"… in {@code state}, last moved at {@code updatedAt}: their records only. */
+    static void orders(Connection c, String prefix, int count, String state, OffsetDateTime updatedAt) throws Exception {
+        update(c, "INSERT INTO customer_order (order_id, customer_id, created_at)"
+                + " SELECT ?1 || '-' || i, 'c', ?2 FROM generate_series(1, ?3) i", prefix, updatedAt, count);
+        update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"
+                + " SELECT ?1 || '-' || i, 'order', ?4, ?2, ?2 FROM generate_series(1, ?3) i",
+                prefix, updatedAt, count, state);
     }
 
 }

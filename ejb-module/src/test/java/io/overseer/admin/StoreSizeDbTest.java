@@ -31,10 +31,10 @@ class StoreSizeDbTest {
     @Test
     void eachTableWithItsRowsAndBytesAndTheOldestFinishedOrder() throws Exception {
         try (Connection c = DB.getTestDatabase().getConnection()) {
-            orders(c, "error", 3, "Error", T0.minusDays(9));
-            orders(c, "old-c", 2, "Compensated", T0.minusDays(4));
-            orders(c, "done", 5_000, "Processed", T0.minusDays(1));
-            orders(c, "live", 10, "Processing", T0);
+            FinishedTallyDbTest.orders(c, "error", 3, "Error", T0.minusDays(9));
+            FinishedTallyDbTest.orders(c, "old-c", 2, "Compensated", T0.minusDays(4));
+            FinishedTallyDbTest.orders(c, "done", 5_000, "Processed", T0.minusDays(1));
+            FinishedTallyDbTest.orders(c, "live", 10, "Processing", T0);
             update(c, "DELETE FROM order_state WHERE order_id LIKE 'done-1%'"); // 1,111 rows
             // The statistics as autovacuum keeps them: this backend's counts published, then ANALYZE's.
             strings(c, "SELECT 'flushed' FROM (SELECT pg_stat_force_next_flush()) f");
@@ -61,14 +61,5 @@ class StoreSizeDbTest {
             String plan = String.join("\n", strings(c, "EXPLAIN " + StoreSize.OLDEST_FINISHED_SQL));
             assertTrue(plan.contains("order_state_finished") && !plan.contains("Seq Scan"), plan);
         }
-    }
-
-    private static void orders(Connection c, String prefix, int count, String state, OffsetDateTime updatedAt)
-            throws Exception {
-        update(c, "INSERT INTO customer_order (order_id, customer_id, created_at)"
-                + " SELECT ?1 || '-' || i, 'c', ?2 FROM generate_series(1, ?3) i", prefix, updatedAt, count);
-        update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"
-                + " SELECT ?1 || '-' || i, 'order', ?4, ?2, ?2 FROM generate_series(1, ?3) i",
-                prefix, updatedAt, count, state);
     }
 }
