@@ -17,6 +17,15 @@ public class AgentSettings {
     @ConfigProperty(name = "overseer.agent.backoff-cap", defaultValue = "PT5S")
     Duration backoffCap;
 
+    /** How long an agent's delivery stays unacknowledged while its attempts run ({@link DeliveryHold}). */
+    @Inject
+    @ConfigProperty(name = "overseer.agent.delivery-hold", defaultValue = "PT2S")
+    Duration deliveryHold;
+
+    public Duration deliveryHold() {
+        return deliveryHold;
+    }
+
     public Backoff backoff() {
         return new Backoff(backoffInitial, backoffCap);
     }

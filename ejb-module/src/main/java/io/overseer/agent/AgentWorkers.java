@@ -10,6 +10,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -55,8 +56,14 @@ public class AgentWorkers {
         executor = pool;
     }
 
-    public Future<?> submit(AttemptRequest request, Runnable attempt) {
-        return executor.submit(() -> {
+    /**
+     * Queues an attempt for the next free worker. The handle says when a worker took it as well as when it
+     * ended: the delivery that brought it waits for the first at least ({@link DeliveryHold}).
+     */
+    public Handed submit(AttemptRequest request, Runnable attempt) {
+        CompletableFuture<Void> taken = new CompletableFuture<>();
+        Future<?> ended = executor.submit(() -> {
+            taken.complete(null);
             Duration allowance = Duration.between(clocks.now(), request.completeBy());
             Heartbeat heartbeat = progress.watch("agent attempt " + request.orderId() + " " + request.operation(),
                     allowance);
@@ -66,6 +73,11 @@ public class AgentWorkers {
                 progress.forget(heartbeat);
             }
         });
+        return new Handed(taken, ended);
+    }
+
+    /** An attempt handed to the workers: taken when a worker starts it, ended when it is over. */
+    public record Handed(Future<Void> taken, Future<?> ended) {
     }
 
     @PreDestroy

@@ -20,10 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -36,9 +32,11 @@ import java.util.logging.Logger;
  * will have the step tried again.
  *
  * <p>No transaction is held, neither around the delivery nor across the remote calls: the message is
- * acknowledged when onMessage returns, which is after every attempt of the batch ended — at the latest
- * at the batch's last complete-by. Killed before that, the broker redelivers the batch: attempts already
- * answered are fenced (their epoch moved on), the others are run again under the same idempotency keys.
+ * acknowledged when onMessage returns, which is when every attempt of the batch ended, or when the
+ * delivery's hold passed and a worker took each of them ({@link DeliveryHold}). Killed before that, the
+ * broker redelivers the batch: attempts already answered are fenced (their epoch moved on), the others are
+ * run again under the same idempotency keys. Killed after it, a call still running expires at its complete-by
+ * and the supervisor retries it.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -68,6 +66,8 @@ public class RemoteServiceAgent implements MessageListener {
     DeadLetters deadLetters;
     @Inject
     AgentMetrics metrics;
+    @Inject
+    AgentSettings settings;
     @Inject
     Clocks clocks;
     @Inject
@@ -99,7 +99,7 @@ public class RemoteServiceAgent implements MessageListener {
         } else {
             current = Set.of(AttemptFence.key(requests.get(0).orderId(), requests.get(0).epoch()));
         }
-        List<Future<?>> running = new ArrayList<>(requests.size());
+        List<AgentWorkers.Handed> running = new ArrayList<>(requests.size());
         sent = tracing.on() ? sent : null;
         for (AttemptRequest request : requests) {
             if (sent != null) {
@@ -118,21 +118,14 @@ public class RemoteServiceAgent implements MessageListener {
         awaitAll(running, requests);
     }
 
-    private void awaitAll(List<Future<?>> running, List<AttemptRequest> requests) {
-        var lastDeadline = requests.stream().map(AttemptRequest::completeBy).max(java.util.Comparator.naturalOrder())
-                .orElseThrow().plus(GRACE);
-        for (Future<?> attempt : running) {
-            long left = Math.max(1, Duration.between(clocks.now(), lastDeadline).toMillis());
-            try {
-                attempt.get(left, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                LOG.log(Level.WARNING, "An agent attempt failed unexpectedly; it expires and is retried", e.getCause());
-            } catch (TimeoutException e) {
-                LOG.log(Level.WARNING, "An agent attempt ran past its complete-by; leaving it to its deadline");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    private void awaitAll(List<AgentWorkers.Handed> running, List<AttemptRequest> requests) {
+        Instant lastDeadline = requests.stream().map(AttemptRequest::completeBy).max(java.util.Comparator.naturalOrder())
+                .orElseThrow().toInstant().plus(GRACE);
+        Instant now = clocks.now().toInstant();
+        try {
+            DeliveryHold.await(running, now.plus(settings.deliveryHold()), lastDeadline, () -> clocks.now().toInstant());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

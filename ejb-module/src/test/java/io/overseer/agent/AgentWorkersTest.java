@@ -31,7 +31,7 @@ class AgentWorkersTest {
             assertEquals(4, started.get(), "the pool, started whole");
             Set<Thread> ran = ConcurrentHashMap.newKeySet();
             for (int step = 0; step < 20; step++) {
-                workers.submit(request(), () -> ran.add(Thread.currentThread())).get();
+                workers.submit(request(), () -> ran.add(Thread.currentThread())).ended().get();
             }
             assertEquals(4, started.get(), "twenty steps one after another started no thread: " + started.get());
             org.junit.jupiter.api.Assertions.assertTrue(ran.size() <= 4, "they ran on the pool's threads: " + ran.size());

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.overseer.support.Metrics;
 import io.overseer.support.Poll;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,6 +64,33 @@ class AgentGuaranteesIT extends DeployedWarIT {
         assertEquals(1, simulator.effects(orderId).size());
         Metrics after = Metrics.scrape(root);
         assertTrue(failures(after, "transient") >= failures(before, "transient") + 2, after.text());
+    }
+
+    /**
+     * More calls hanging than the agent takes deliveries at once (16 sessions an instance), each in a delivery of
+     * its own: every request still reaches the service, because a delivery lets its session go two seconds into
+     * its calls once workers have them (agent/DeliveryHold). Held for their complete-by (a minute here), the
+     * first sixteen kept the seventeenth request in the queue for that minute, and with it every other
+     * operation's.
+     */
+    @Test
+    void callsHangingInMoreDeliveriesThanTheAgentHasSessionsHoldUpNoLaterRequest() {
+        simulator.fault(OPERATION, "hang", 1.0, 0);
+        long faultsBefore = simulator.stats().get("faultsInjected").asLong();
+        List<String> orders = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            orders.add(api.submit("c-hang-" + i, PATIENT));
+            long reached = faultsBefore + i;
+            // One at a time, so that each request leaves in a message, and a delivery, of its own.
+            Poll.until("call " + i + " of 20 to reach the hanging service", Duration.ofSeconds(20),
+                    () -> simulator.stats().get("faultsInjected").asLong() >= reached);
+        }
+        simulator.clearFaults(); // the held calls are dropped unanswered: a transient fault, retried in the attempt
+        for (String orderId : orders) {
+            JsonNode order = api.awaitState(orderId, WAIT, "Processed", "Error");
+            assertEquals("Processed", order.get("processState").asText(), order.toString());
+            assertEquals(1, simulator.effects(orderId).size(), "applied once: " + orderId);
+        }
     }
 
     @Test
