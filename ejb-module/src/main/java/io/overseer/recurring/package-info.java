@@ -4,9 +4,12 @@
  * ({@link io.overseer.recurring.Recurrence}: a {@link io.overseer.recurring.Cadence} in a time zone, with an
  * explicit {@link io.overseer.recurring.DaylightSaving} policy), and which of the ticks that came due an
  * order is submitted for ({@link io.overseer.recurring.TickPlanner}: the missed-tick, overlap and jitter
- * policies). The schedules' table, the job that fires due ticks exactly once across instances, and the API
- * build on it.
+ * policies). The schedules' rows ({@link io.overseer.recurring.ScheduleRecord}, the table {@code schedule})
+ * hold each schedule's position between ticks, and {@link io.overseer.recurring.ScheduleTicks} fires due
+ * ticks on every instance, exactly once across them: a tick's order is submitted through
+ * {@link io.overseer.submission.OrderSubmission} in the transaction that moves its schedule on, keyed by the
+ * schedule and the tick. Schedules are submitters: they sit beside the other doors, above the scheduler.
  *
- * <p>May import nothing of the application.
+ * <p>May import {@code platform}, {@code messaging}, {@code submission}.
  */
 package io.overseer.recurring;

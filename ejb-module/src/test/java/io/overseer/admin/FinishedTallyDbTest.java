@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * overview's statements (its counts, and the oldest waiting order) read only the index entries of live and
  * recently finished orders, not the finished ones piling up.
  */
-class FinishedTallyDbTest {
+public class FinishedTallyDbTest {
 
     @RegisterExtension
     static final PreparedDbExtension DB = MigratedDatabase.extension();
@@ -106,7 +106,7 @@ class FinishedTallyDbTest {
     }
 
     /** {@code count} orders "prefix-1"… in {@code state}, last moved at {@code updatedAt}: their records only. */
-    static void orders(Connection c, String prefix, int count, String state, OffsetDateTime updatedAt) throws Exception {
+    public static void orders(Connection c, String prefix, int count, String state, OffsetDateTime updatedAt) throws Exception {
         update(c, "INSERT INTO customer_order (order_id, customer_id, created_at)"
                 + " SELECT ?1 || '-' || i, 'c', ?2 FROM generate_series(1, ?3) i", prefix, updatedAt, count);
         update(c, "INSERT INTO order_state (order_id, workflow, process_state, created_at, updated_at)"

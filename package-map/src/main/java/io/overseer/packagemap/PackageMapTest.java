@@ -76,7 +76,8 @@ class PackageMapTest {
             entry("bulk_item", "admin"),
             entry("job_lease", "platform"),
             entry("scheduler_instance", "platform"),
-            entry("workflow_version", "workflow"));
+            entry("workflow_version", "workflow"),
+            entry("schedule", "recurring"));
 
     private static final String ROOT = "io.overseer";
     private static final Path SOURCES = Path.of("src/main/java/io/overseer");

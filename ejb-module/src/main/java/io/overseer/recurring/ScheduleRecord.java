@@ -1,0 +1,207 @@
+package io.overseer.recurring;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * A schedule's row: its rules (read back as a {@link TickPlanner.Schedule}) and its position between plans.
+ * {@link #plan} is the one transition: it applies the planner at "now" and moves the position on; the caller
+ * submits the plan's ticks in the same transaction.
+ */
+@Entity
+@Table(name = "schedule")
+public class ScheduleRecord {
+
+    private static final Duration BUFFER_RECHECK = Duration.ofSeconds(1);
+
+    @Id
+    @Column(name = "schedule_id")
+    private String scheduleId;
+    private String workflow;
+    @Column(name = "order_body")
+    private String orderBody;
+    private String cron;
+    @Column(name = "every_ms")
+    private Long everyMs;
+    private String zone;
+    @Column(name = "starts_at")
+    private OffsetDateTime startsAt;
+    @Column(name = "ends_at")
+    private OffsetDateTime endsAt;
+    private String missed;
+    @Column(name = "catch_up_window_ms")
+    private Long catchUpWindowMs;
+    @Column(name = "catch_up_max")
+    private Integer catchUpMax;
+    private String overlap;
+    @Column(name = "dst_repeated")
+    private String dstRepeated;
+    @Column(name = "dst_missing")
+    private String dstMissing;
+    @Column(name = "jitter_ms")
+    private long jitterMs;
+    @Column(name = "next_due")
+    private OffsetDateTime nextDue;
+    @Column(name = "fire_at")
+    private OffsetDateTime fireAt;
+    private OffsetDateTime buffered;
+    @Column(name = "last_tick")
+    private OffsetDateTime lastTick;
+    @Column(name = "last_order_id")
+    private String lastOrderId;
+    @Column(name = "fired_count")
+    private long firedCount;
+    @Column(name = "missed_count")
+    private long missedCount;
+    @Column(name = "overlapped_count")
+    private long overlappedCount;
+    @Column(name = "paused_reason")
+    private String pausedReason;
+    @Column(name = "created_at")
+    private OffsetDateTime createdAt;
+    @Column(name = "updated_at")
+    private OffsetDateTime updatedAt;
+    @Version
+    private long version;
+
+    protected ScheduleRecord() {
+    }
+
+    /** A new schedule, its first tick the first after {@code now} (or its start). */
+    public ScheduleRecord(ScheduleRules rules, String workflow, String orderBody, Instant now) {
+        this.scheduleId = rules.id();
+        this.workflow = workflow;
+        this.orderBody = orderBody;
+        rules.writeTo(this);
+        this.createdAt = at(now);
+        this.updatedAt = createdAt;
+        moveTo(rules.schedule().recurrence().next(now.minusNanos(1)).orElse(null), null, now);
+    }
+
+    /**
+     * Plans at {@code now} and moves the position on: the ticks to submit an order for, in order.
+     * {@code previousUnfinished}: the order of the last tick fired is still waiting or running.
+     */
+    public List<Instant> plan(Instant now, Duration onTime, boolean previousUnfinished) {
+        TickPlanner.Schedule schedule = rules().schedule();
+        TickPlanner.Plan plan = TickPlanner.plan(schedule,
+                new TickPlanner.Position(instant(nextDue), instant(buffered), previousUnfinished), now, onTime);
+        missedCount += plan.missed();
+        overlappedCount += plan.overlapped();
+        firedCount += plan.fire().size();
+        if (!plan.fire().isEmpty()) {
+            lastTick = at(plan.fire().get(plan.fire().size() - 1));
+        }
+        moveTo(plan.nextDue(), plan.buffered(), now);
+        updatedAt = at(now);
+        return plan.fire();
+    }
+
+    /** The order the last fired tick submitted, for the overlap policy and the operators. */
+    public void fired(String orderId) {
+        this.lastOrderId = orderId;
+    }
+
+    /** Paused with a reason that says why: no tick fires until it is resumed (the ticks meanwhile are missed). */
+    public void pause(String reason, Instant now) {
+        this.pausedReason = reason;
+        this.updatedAt = at(now);
+    }
+
+    /**
+     * A buffered tick is looked at again a second later, until the order before it has finished: its fire
+     * time moves on with each look, so that the ticks due meanwhile are polled before it, not behind it.
+     */
+    private void moveTo(Instant next, Instant keep, Instant now) {
+        this.nextDue = at(next);
+        this.buffered = at(keep);
+        this.fireAt = keep != null ? at(now.plus(BUFFER_RECHECK))
+                : next == null ? null : at(rules().schedule().jitter().fireAt(scheduleId, next));
+    }
+
+    public ScheduleRules rules() {
+        return ScheduleRules.readFrom(this);
+    }
+
+    public String scheduleId() {
+        return scheduleId;
+    }
+
+    public String workflow() {
+        return workflow;
+    }
+
+    public String orderBody() {
+        return orderBody;
+    }
+
+    public Instant nextDue() {
+        return instant(nextDue);
+    }
+
+    public String lastOrderId() {
+        return lastOrderId;
+    }
+
+    public long firedCount() {
+        return firedCount;
+    }
+
+    public long missedCount() {
+        return missedCount;
+    }
+
+    public long overlappedCount() {
+        return overlappedCount;
+    }
+
+    public String pausedReason() {
+        return pausedReason;
+    }
+
+    // the rules' columns, read and written only by ScheduleRules
+    String cron() { return cron; }
+    Long everyMs() { return everyMs; }
+    String zone() { return zone; }
+    OffsetDateTime startsAt() { return startsAt; }
+    OffsetDateTime endsAt() { return endsAt; }
+    String missed() { return missed; }
+    Long catchUpWindowMs() { return catchUpWindowMs; }
+    Integer catchUpMax() { return catchUpMax; }
+    String overlap() { return overlap; }
+    String dstRepeated() { return dstRepeated; }
+    String dstMissing() { return dstMissing; }
+    long jitterMs() { return jitterMs; }
+
+    void rules(String cron, Long everyMs, String zone, OffsetDateTime startsAt, OffsetDateTime endsAt, String missed,
+               Long catchUpWindowMs, Integer catchUpMax, String overlap, String dstRepeated, String dstMissing, long jitterMs) {
+        this.cron = cron;
+        this.everyMs = everyMs;
+        this.zone = zone;
+        this.startsAt = startsAt;
+        this.endsAt = endsAt;
+        this.missed = missed;
+        this.catchUpWindowMs = catchUpWindowMs;
+        this.catchUpMax = catchUpMax;
+        this.overlap = overlap;
+        this.dstRepeated = dstRepeated;
+        this.dstMissing = dstMissing;
+        this.jitterMs = jitterMs;
+    }
+
+    private static OffsetDateTime at(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(OffsetDateTime at) {
+        return at == null ? null : at.toInstant();
+    }
+}

@@ -1,0 +1,67 @@
+package io.overseer.recurring;
+
+import io.overseer.platform.NativeParameters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.time.OffsetDateTime;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** The schedules' rows: the one home of the SQL that reads them for firing and writes them. */
+@ApplicationScoped
+public class Schedules {
+
+    /**
+     * The poller's query: ids of up to ?2 schedules whose next tick may fire at ?1, soonest first. Reads the
+     * partial index schedule_firing (V23); public so that the database tests run the very text the product runs.
+     */
+    public static final String FIRING_SQL = "SELECT schedule_id FROM schedule WHERE fire_at IS NOT NULL"
+            + " AND paused_reason IS NULL AND fire_at <= ?1 ORDER BY fire_at LIMIT ?2";
+
+    /** An order of a schedule is unfinished while it waits or runs; Error waits for an operator, not for the schedule. */
+    static final String UNFINISHED_SQL = "SELECT order_id FROM order_state WHERE order_id IN (%s)"
+            + " AND process_state IN ('Pending', 'Processing', 'Compensating')";
+
+    @PersistenceContext(unitName = "overseer")
+    EntityManager em;
+
+    @SuppressWarnings("unchecked")
+    public List<String> firing(OffsetDateTime now, int limit) {
+        return em.createNativeQuery(FIRING_SQL).setParameter(1, now).setParameter(2, limit).getResultList();
+    }
+
+    /**
+     * Locks, until the transaction ends, those of the schedules that may still fire at {@code now}; rows
+     * another instance holds are skipped: it is firing them.
+     */
+    @SuppressWarnings("unchecked")
+    List<ScheduleRecord> lockFiring(Collection<String> ids, OffsetDateTime now) {
+        var query = em.createNativeQuery("SELECT * FROM schedule WHERE paused_reason IS NULL AND fire_at <= ?1"
+                + " AND schedule_id IN (" + NativeParameters.placeholders(2, ids.size()) + ")"
+                + " ORDER BY schedule_id FOR UPDATE SKIP LOCKED", ScheduleRecord.class);
+        query.setParameter(1, now);
+        NativeParameters.bind(query, 2, ids);
+        return query.getResultList();
+    }
+
+    /** Which of the given orders are unfinished. */
+    @SuppressWarnings("unchecked")
+    List<String> unfinished(Collection<String> orderIds) {
+        if (orderIds.isEmpty()) {
+            return List.of();
+        }
+        var query = em.createNativeQuery(String.format(UNFINISHED_SQL, NativeParameters.placeholders(1, orderIds.size())));
+        NativeParameters.bind(query, 1, orderIds);
+        return query.getResultList();
+    }
+
+    public void add(ScheduleRecord schedule) {
+        em.persist(schedule);
+    }
+
+    public Optional<ScheduleRecord> find(String id) {
+        return Optional.ofNullable(em.find(ScheduleRecord.class, id));
+    }
+}
