@@ -147,6 +147,16 @@ public class ScheduleRecord {
         return instant(nextDue);
     }
 
+    public Instant lastTick() {
+        return instant(lastTick);
+    }
+
+    /** Resumed: the ticks that came due while it was paused are judged by its missed-tick policy at the next poll. */
+    public void resume(Instant now) {
+        this.pausedReason = null;
+        this.updatedAt = at(now);
+    }
+
     public String lastOrderId() {
         return lastOrderId;
     }

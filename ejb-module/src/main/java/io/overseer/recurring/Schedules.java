@@ -61,6 +61,21 @@ public class Schedules {
         em.persist(schedule);
     }
 
+    /** Every schedule, by id. */
+    public List<ScheduleRecord> all() {
+        return em.createQuery("SELECT s FROM ScheduleRecord s ORDER BY s.scheduleId", ScheduleRecord.class).getResultList();
+    }
+
+    /** Removes a schedule; its orders stay (they carry its id as an attribute). */
+    public void remove(ScheduleRecord schedule) {
+        em.remove(schedule);
+    }
+
+    /** The schedule, locked until the transaction ends (an operator's change waits for a firing of it, and the reverse). */
+    public Optional<ScheduleRecord> lock(String id) {
+        return Optional.ofNullable(em.find(ScheduleRecord.class, id, jakarta.persistence.LockModeType.PESSIMISTIC_WRITE));
+    }
+
     public Optional<ScheduleRecord> find(String id) {
         return Optional.ofNullable(em.find(ScheduleRecord.class, id));
     }

@@ -98,7 +98,7 @@ public class TickFiring {
 
     /** The schedule's order for one tick: its body, with the schedule and the tick among its attributes. */
     static OrderRequest ofTick(OrderRequest body, String scheduleId, Instant tick) {
-        Map<String, String> attributes = new LinkedHashMap<>(body.attributes());
+        Map<String, String> attributes = new LinkedHashMap<>(body.attributesOrEmpty());
         attributes.put(SCHEDULE_ATTRIBUTE, scheduleId);
         attributes.put(TICK_ATTRIBUTE, tick.toString());
         return new OrderRequest(body.customerId(), body.items(), body.workflow(), body.replyTo(), body.notBefore(), attributes);

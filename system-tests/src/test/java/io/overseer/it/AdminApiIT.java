@@ -78,6 +78,50 @@ class AdminApiIT extends DeployedWarIT {
         assertTrue(checked.contains("POST /api/admin/pauses"), checked.toString());
     }
 
+    /**
+     * A recurring schedule (docs/schedules.md): refused with a problem naming the field when its cron is not one;
+     * created, it submits an order at each of its ticks, one per tick, each carrying the schedule and its tick,
+     * and each Processed; paused with a reason and resumed, both audited; removed, its orders stay.
+     */
+    @Test
+    void aScheduleSubmitsOneOrderPerTickAndOperatorsPauseResumeAndRemoveIt() {
+        String order = "{\"customerId\":\"c-scheduled\",\"items\":[{\"sku\":\"sku-1\",\"quantity\":1}],"
+                + "\"workflow\":\"single-charge\"}";
+        Http.Reply bad = admin("schedules", "{\"id\":\"bad-cron\",\"cron\":\"61 * * * *\",\"order\":" + order + "}");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.contentType().startsWith("application/problem+json") && bad.body().contains("cron: ")
+                && bad.body().contains("61 * * * *"), bad.body());
+        Http.Reply created = admin("schedules", "{\"id\":\"every-two-seconds\",\"every\":\"PT2S\",\"order\":" + order + "}");
+        assertEquals(201, created.status(), created.body());
+        assertEquals(5, created.json().get("nextTicks").size(), created.body());
+        assertEquals(409, admin("schedules", "{\"id\":\"every-two-seconds\",\"every\":\"PT2S\",\"order\":" + order + "}").status());
+
+        String ofSchedule = "SELECT count(*) FROM order_attribute WHERE name = 'schedule' AND value = ?";
+        Poll.until("three ticks' orders", WAIT, () -> TestStack.scalar(ofSchedule, "every-two-seconds") >= 3);
+        Http.Reply paused = admin("schedules/every-two-seconds/pause", "{\"reason\":\"quarter-end freeze\"}");
+        assertEquals(200, paused.status(), paused.body());
+        assertEquals("quarter-end freeze", paused.json().get("pausedReason").asText());
+        long orders = TestStack.scalar(ofSchedule, "every-two-seconds");
+        assertEquals(orders, TestStack.scalar("SELECT count(DISTINCT t.value) FROM order_attribute t JOIN order_attribute s"
+                + " ON s.order_id = t.order_id AND s.name = 'schedule' AND s.value = ? WHERE t.name = 'schedule.tick'",
+                "every-two-seconds"), "one order per tick");
+        JsonNode listing = Http.get(api.base().resolve("api/admin/orders?attribute=schedule:every-two-seconds&limit=100"), VIEWER).json();
+        for (JsonNode each : listing.get("orders")) {
+            api.awaitState(each.get("orderId").asText(), WAIT, "Processed");
+        }
+        assertTrue(listing.get("orders").size() >= 3, listing.toString());
+        Http.Reply resumed = admin("schedules/every-two-seconds/resume", "{\"reason\":\"freeze over\"}");
+        assertEquals(200, resumed.status(), resumed.body());
+        assertFalse(resumed.json().hasNonNull("pausedReason"), resumed.body());
+        JsonNode audit = Http.get(api.base().resolve("api/admin/audit?limit=3"), VIEWER).json();
+        assertEquals("schedule-resume", audit.get(0).get("action").asText(), audit.toString());
+        assertEquals("schedule-pause", audit.get(1).get("action").asText(), audit.toString());
+        Http.Reply removed = Http.send(Http.authorized(HttpRequest.newBuilder(
+                api.base().resolve("api/admin/schedules/every-two-seconds")).DELETE(), OPERATOR));
+        assertEquals(204, removed.status(), removed.body());
+        assertEquals(404, Http.get(api.base().resolve("api/admin/schedules/every-two-seconds"), VIEWER).status());
+    }
+
     private static void assertReadAllowed(Http.Reply reply, String what) {
         assertTrue(reply.status() == 200 || reply.status() == 404, what + ": " + reply.status() + " " + reply.body());
     }

@@ -7,6 +7,6 @@
  *
  * <p>No resource talks to an agent, the supervisor or the notifications: the API starts work and reads
  * it, the pattern's actors do it. May import: {@code platform}, {@code statestore}, {@code messaging},
- * {@code query}, {@code submission}, {@code scheduler}, {@code admin}.
+ * {@code query}, {@code submission}, {@code scheduler}, {@code admin}, {@code recurring} (a schedule's view and rules).
  */
 package io.overseer.api;
