@@ -13,8 +13,8 @@ import java.util.Map;
  * <p>With several nodes the adapter gets every node (ConnectorClassName once per node, ConnectionParameters
  * one host/port pair per node), HA=true so it follows the pair's topology to the backup and back, and
  * ReconnectAttempts=-1 with RetryInterval=200: MDBs resumed 0.57 s after a primary's kill -9 with 200 ms,
- * 2.1 s with the default (docs/broker-ha.md). CallTimeout and CallFailoverTimeout 5 s (the client's default is
- * 30 s): a blocking call (a commit, an XA end) sent just as the active node dies can miss the "unblock" of
+ * 2.1 s with the default (docs/broker-ha.md). Every wiring, one broker too ({@link #CALL_TIMEOUT_PROPERTIES}),
+ * has CallTimeout and CallFailoverTimeout 5 s (the client's default is 30 s): a blocking call (a commit, an XA end) sent just as the active node dies can miss the "unblock" of
  * the failure and then waits its whole timeout for an answer that never comes. The courier's one sender
  * lane was seen stuck so for 30 s in a CI run, and nothing was processed meanwhile; after 5 s the call
  * fails, the courier sends its drain again on the other node, and the repeat is harmless (messages are
@@ -28,6 +28,16 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
     static final int RETRY_INTERVAL_MS = 200;
     /** The longest a blocking call waits for an answer, at failover or not (the class comment says why). */
     static final int CALL_TIMEOUT_MS = 5000;
+    /**
+     * {@link #CALL_TIMEOUT_MS} for the adapter, with one broker as with several. At a broker's kill -9 the
+     * adapter reconnects at once, and a reconnect made in the dying broker's last moment can still be accepted,
+     * then reset. It then waits in a blocking "check for failover" call, and the reset that would end the wait
+     * is handled on the same ordered executor that waits: only the call timeout ends it. With the default 30 s
+     * each session factory caught so stayed down 30 s, holding one of the 16 threads of the client's global
+     * pool (8 per core) meanwhile, and the first order was Processed 23 s after the broker's return
+     * (BrokerOutageIT beside another fork, RELIABILITY.md); with 5 s they retry before the broker is back.
+     */
+    static final String CALL_TIMEOUT_PROPERTIES = ":CallTimeout=" + CALL_TIMEOUT_MS + ":CallFailoverTimeout=" + CALL_TIMEOUT_MS;
     /**
      * How soon the broker gives up on a connection it hears nothing from (ConnectionTTL, 10 s; its default
      * is 60 s), and how often the adapter pings to show it is alive and checks the broker is
@@ -76,8 +86,9 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
 
     /**
      * Placeholder values of the adapter's --property list: BROKER_CONNECTORS, BROKER_CONNECTION_PARAMETERS and
-     * BROKER_HA_PROPERTIES (the failover settings for a pair; for every wiring the dead-connection bounds,
-     * {@link #DEAD_CONNECTION_PROPERTIES}), escaped for asadmin.
+     * BROKER_HA_PROPERTIES (the failover settings for a pair; for every wiring the call timeouts,
+     * {@link #CALL_TIMEOUT_PROPERTIES}, and the dead-connection bounds, {@link #DEAD_CONNECTION_PROPERTIES}),
+     * escaped for asadmin.
      */
     public Map<String, String> postBootValues() {
         List<String> classes = new ArrayList<>(Collections.nCopies(endpoints.size(), CONNECTOR));
@@ -86,10 +97,8 @@ public record BrokerWiring(List<Endpoint> endpoints, TlsMaterial tls) { // tls n
         Map<String, String> v = new LinkedHashMap<>();
         v.put("BROKER_CONNECTORS", String.join(",", classes));
         v.put("BROKER_CONNECTION_PARAMETERS", String.join(",", parameters));
-        v.put("BROKER_HA_PROPERTIES", (highlyAvailable()
-                ? ":HA=true:ReconnectAttempts=-1:RetryInterval=" + RETRY_INTERVAL_MS
-                        + ":CallTimeout=" + CALL_TIMEOUT_MS + ":CallFailoverTimeout=" + CALL_TIMEOUT_MS : "")
-                + DEAD_CONNECTION_PROPERTIES);
+        v.put("BROKER_HA_PROPERTIES", (highlyAvailable() ? ":HA=true:ReconnectAttempts=-1:RetryInterval=" + RETRY_INTERVAL_MS : "")
+                + CALL_TIMEOUT_PROPERTIES + DEAD_CONNECTION_PROPERTIES);
         return v;
     }
 

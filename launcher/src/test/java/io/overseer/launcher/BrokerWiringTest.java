@@ -18,10 +18,11 @@ class BrokerWiringTest {
     private static final Path TEMPLATE = Path.of("../server-config/payara/post-boot.asadmin");
 
     @Test
-    void oneBrokerIsWiredWithItsDeadConnectionBounds() throws Exception {
+    void oneBrokerIsWiredWithItsCallTimeoutsAndDeadConnectionBounds() throws Exception {
         String line = adapterLine(BrokerWiring.single("127.0.0.1", 61616));
         assertEquals("create-resource-adapter-config --property \"ConnectorClassName=" + NETTY
-                + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616:ConnectionTTL=10000:ClientFailureCheckPeriod=3000"
+                + ":ConnectionParameters=host\\=127.0.0.1;port\\=61616:CallTimeout=5000:CallFailoverTimeout=5000"
+                + ":ConnectionTTL=10000:ClientFailureCheckPeriod=3000"
                 + ":UserName=app:Password=secret\" artemis-rar", line);
     }
 
@@ -43,8 +44,9 @@ class BrokerWiringTest {
         assertEquals(BrokerWiring.pair("127.0.0.1", 61616, 61617), pair.brokerWiring());
         assertEquals(":HA=true:ReconnectAttempts=-1:RetryInterval=200:CallTimeout=5000:CallFailoverTimeout=5000"
                 + ":ConnectionTTL=10000:ClientFailureCheckPeriod=3000", pair.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"));
-        assertEquals(":ConnectionTTL=10000:ClientFailureCheckPeriod=3000",
-                single.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"), "every wiring bounds a dead connection");
+        assertEquals(":CallTimeout=5000:CallFailoverTimeout=5000:ConnectionTTL=10000:ClientFailureCheckPeriod=3000",
+                single.postBootValues("/r.rar").get("BROKER_HA_PROPERTIES"),
+                "every wiring bounds a blocking call and a dead connection");
     }
 
     @Test
@@ -60,7 +62,7 @@ class BrokerWiringTest {
         TlsMaterial tls = new TlsMaterial(Path.of("/d/tls/broker-keystore.p12"), "k", Path.of("/d/tls/truststore.p12"), "t");
         String line = adapterLine(BrokerWiring.single("127.0.0.1", 61616).withTls(tls));
         assertTrue(line.contains(":ConnectionParameters=host\\=127.0.0.1;port\\=61616;sslEnabled\\=true;forceSSLParameters\\=true;trustStoreType\\=PKCS12"
-                + ";trustStorePath\\=/d/tls/truststore.p12;trustStorePassword\\=t:ConnectionTTL="), line);
+                + ";trustStorePath\\=/d/tls/truststore.p12;trustStorePassword\\=t:CallTimeout="), line);
         assertEquals("tcp://127.0.0.1:61616?sslEnabled=true&trustStoreType=PKCS12&trustStorePath=/d/tls/truststore.p12"
                 + "&trustStorePassword=t", BrokerWiring.single("127.0.0.1", 61616).withTls(tls).clientUrl());
         assertEquals(";sslEnabled=true;keyStoreType=PKCS12;keyStorePath=/d/tls/broker-keystore.p12;keyStorePassword=k",
