@@ -57,6 +57,17 @@ public class Schedules {
         return query.getResultList();
     }
 
+    /** The schedules, the paused ones, and their ticks fired, missed and skipped for overlapping, all together. */
+    public record Totals(long schedules, long paused, long fired, long missed, long overlapped) {
+    }
+
+    public Totals totals() {
+        Object[] row = (Object[]) em.createNativeQuery("SELECT count(*), count(paused_reason), coalesce(sum(fired_count), 0),"
+                + " coalesce(sum(missed_count), 0), coalesce(sum(overlapped_count), 0) FROM schedule").getSingleResult();
+        return new Totals(((Number) row[0]).longValue(), ((Number) row[1]).longValue(), ((Number) row[2]).longValue(),
+                ((Number) row[3]).longValue(), ((Number) row[4]).longValue());
+    }
+
     public void add(ScheduleRecord schedule) {
         em.persist(schedule);
     }

@@ -13,7 +13,9 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +49,8 @@ public class TickFiring {
     ScheduleSettings settings;
     @Inject
     Clocks clocks;
+    @Inject
+    MeterRegistry registry;
 
     /** Returns how many orders the batch's ticks submitted. */
     public int fire(List<String> ids) {
@@ -82,6 +86,7 @@ public class TickFiring {
             Instant tick = ticks.get(result.index());
             if (result.accepted()) {
                 schedule.fired(result.orderId());
+                ScheduleMetrics.lag(registry, Duration.between(schedule.rules().schedule().jitter().fireAt(schedule.scheduleId(), tick), now));
                 accepted += result.replayed() ? 0 : 1;
             } else if (result.refusal().kind() == BatchResult.Refusal.Kind.KEY_REUSED) {
                 LOG.log(Level.INFO, "Schedule {0}: tick {1} already had its order", new Object[] {schedule.scheduleId(), tick});

@@ -8,6 +8,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.overseer.admin.FinishedTallyDbTest;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.JpaDatabase;
@@ -64,6 +65,7 @@ class TickFiringDbTest {
     private final List<BatchOrder> submitted = new CopyOnWriteArrayList<>();
     private final Map<String, String> sources = new ConcurrentHashMap<>();
     private final AtomicReference<BatchResult.Refusal> refusal = new AtomicReference<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeEach
     void empty() throws Exception {
@@ -84,6 +86,8 @@ class TickFiringDbTest {
         assertEquals(Map.of("team", "ops", "schedule", "nightly", "schedule.tick", T0.toString()), order.request().attributes());
         assertEquals("c-nightly", order.request().customerId());
         assertEquals(0, fire(T0.plusSeconds(2)), "the tick fired once; the next is a minute later");
+        assertEquals(1, registry.timer(ScheduleMetrics.LAG).count(), "its lag timed");
+        assertEquals(new Schedules.Totals(1, 0, 1, 0, 0), jpa.inTransaction(em -> schedules(em).totals()));
         assertEquals(List.of("2026-11-29 12:01:00+00 1 o-" + T0), strings(DB.getTestDatabase().getConnection(),
                 "SELECT next_due || ' ' || fired_count || ' ' || last_order_id FROM schedule"));
     }
@@ -178,6 +182,7 @@ class TickFiringDbTest {
         firing.settings = new ScheduleSettings();
         firing.settings.onTime = Duration.ofMinutes(1);
         firing.settings.batch = 50;
+        firing.registry = registry;
         firing.clocks = mock(Clocks.class);
         when(firing.clocks.now()).thenReturn(at(now));
         firing.submission = mock(OrderSubmission.class);

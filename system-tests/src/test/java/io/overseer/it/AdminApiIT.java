@@ -110,6 +110,9 @@ class AdminApiIT extends DeployedWarIT {
             api.awaitState(each.get("orderId").asText(), WAIT, "Processed");
         }
         assertTrue(listing.get("orders").size() >= 3, listing.toString());
+        String metrics = Metrics.scrape(root).text();
+        assertTrue(metrics.contains("overseer_schedule_lag_seconds_count") && metrics.contains("overseer_schedule_ticks{"),
+                "the ticks' meters at /api/metrics");
         Http.Reply resumed = admin("schedules/every-two-seconds/resume", "{\"reason\":\"freeze over\"}");
         assertEquals(200, resumed.status(), resumed.body());
         assertFalse(resumed.json().hasNonNull("pausedReason"), resumed.body());
