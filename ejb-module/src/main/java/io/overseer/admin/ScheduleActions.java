@@ -7,7 +7,7 @@ import io.overseer.recurring.ScheduleRules;
 import io.overseer.recurring.ScheduleSpec;
 import io.overseer.recurring.ScheduleView;
 import io.overseer.recurring.Schedules;
-import io.overseer.recurring.TickFiring;
+import io.overseer.recurring.TickOrders;
 import io.overseer.submission.OrderRequest;
 import io.overseer.workflow.WorkflowRegistry;
 import jakarta.ejb.Stateless;
@@ -36,6 +36,8 @@ public class ScheduleActions {
     Clocks clocks;
     @Inject
     AuditLog audit;
+    @Inject
+    TickOrders tickOrders;
 
     /** Why a schedule could not be created or changed, in a client's terms. */
     public static class ScheduleRefusedException extends Exception {
@@ -61,7 +63,7 @@ public class ScheduleActions {
         }
         if (order.attributesOrEmpty().size() > OrderRequest.MAX_ATTRIBUTES - 2) {
             throw new ScheduleRefusedException("order.attributes: at most " + (OrderRequest.MAX_ATTRIBUTES - 2)
-                    + ": each tick's order adds '" + TickFiring.SCHEDULE_ATTRIBUTE + "' and '" + TickFiring.TICK_ATTRIBUTE + "'");
+                    + ": each tick's order adds '" + TickOrders.SCHEDULE_ATTRIBUTE + "' and '" + TickOrders.TICK_ATTRIBUTE + "'");
         }
         if (order.replyTo() != null || order.notBefore() != null) {
             throw new ScheduleRefusedException("order.replyTo, order.notBefore: a scheduled order has neither (its tick is"
@@ -104,6 +106,66 @@ public class ScheduleActions {
             audit.record(operator, "schedule-resume", id, reason, "next tick " + schedule.nextDue());
             return ScheduleView.of(schedule, now, PREVIEW);
         });
+    }
+
+    /** Ticks one backfill submits at most: the door's batch bound, one transaction. A longer range is sent in parts. */
+    public static final int MOST_BACKFILLED = 100;
+
+    /**
+     * Submits the schedule's order now, outside its ticks, keyed by this instant (a second trigger is a second
+     * order); its position and its overlap policy are left alone: an operator asked for this one.
+     */
+    public Optional<TickOrders.TickOrder> trigger(String id, String reason, String operator) throws ScheduleRefusedException {
+        Instant now = clocks.now().toInstant();
+        Optional<ScheduleRecord> schedule = schedules.lock(id);
+        if (schedule.isEmpty()) {
+            return Optional.empty();
+        }
+        TickOrders.TickOrder order = submit(schedule.get(), List.of(now)).get(0);
+        audit.record(operator, "schedule-trigger", id, reason, outcome(order));
+        return Optional.of(order);
+    }
+
+    /**
+     * Submits the orders of the schedule's ticks from {@code from} to {@code to} (both included), at most
+     * {@link #MOST_BACKFILLED}: a tick that had its order already answers with it (replayed), so a backfill
+     * run twice, or over ticks the schedule fired, creates nothing twice. The position is left alone.
+     */
+    public Optional<List<TickOrders.TickOrder>> backfill(String id, Instant from, Instant to, String reason, String operator)
+            throws ScheduleRefusedException {
+        if (to.isBefore(from)) {
+            throw new ScheduleRefusedException("to: before from");
+        }
+        Optional<ScheduleRecord> schedule = schedules.lock(id);
+        if (schedule.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Instant> ticks = new java.util.ArrayList<>();
+        Optional<Instant> tick = schedule.get().rules().schedule().recurrence().next(from.minusNanos(1));
+        while (tick.isPresent() && !tick.get().isAfter(to)) {
+            if (ticks.size() == MOST_BACKFILLED) {
+                throw new ScheduleRefusedException("from, to: more than " + MOST_BACKFILLED + " ticks; backfill the range in parts"
+                        + " (the " + (MOST_BACKFILLED + 1) + "th is " + tick.get() + ")");
+            }
+            ticks.add(tick.get());
+            tick = schedule.get().rules().schedule().recurrence().next(tick.get());
+        }
+        List<TickOrders.TickOrder> orders = ticks.isEmpty() ? List.of() : submit(schedule.get(), ticks);
+        audit.record(operator, "schedule-backfill", id, reason, ticks.size() + " ticks from " + from + " to " + to + ", "
+                + orders.stream().filter(o -> o.accepted() && !o.replayed()).count() + " new orders");
+        return Optional.of(orders);
+    }
+
+    private List<TickOrders.TickOrder> submit(ScheduleRecord schedule, List<Instant> ticks) throws ScheduleRefusedException {
+        try {
+            return tickOrders.submit(schedule, ticks);
+        } catch (io.overseer.submission.BatchTooLargeException e) {
+            throw new ScheduleRefusedException("from, to: " + e.getMessage());
+        }
+    }
+
+    private static String outcome(TickOrders.TickOrder order) {
+        return order.accepted() ? "order " + order.orderId() : "refused: " + order.refusal().reason();
     }
 
     /** Removed: its orders stay. False if there was no such schedule. */

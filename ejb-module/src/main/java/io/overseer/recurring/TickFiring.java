@@ -1,26 +1,16 @@
 package io.overseer.recurring;
 
-import io.overseer.messaging.BrokerUnavailableException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.overseer.platform.Clocks;
-import io.overseer.platform.Json;
-import io.overseer.submission.BatchOrder;
 import io.overseer.submission.BatchResult;
-import io.overseer.submission.BatchSource;
 import io.overseer.submission.BatchTooLargeException;
-import io.overseer.submission.OrderRequest;
-import io.overseer.submission.OrderSubmission;
-import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.logging.Level;
@@ -28,23 +18,19 @@ import java.util.logging.Logger;
 
 /**
  * Fires the due ticks of a batch of schedules in one transaction: each schedule locked (SKIP LOCKED: another
- * instance firing it keeps it), planned at now, its ticks' orders submitted and its position moved on — all
- * in that transaction, so that a crash loses or repeats nothing, and each order keyed by its schedule and tick
- * ({@link BatchSource#schedule}), so that no path creates a second order for a tick.
+ * instance firing it keeps it), planned at now, its ticks' orders submitted ({@link TickOrders}) and its position moved
+ * on — all in that transaction, so that a crash loses or repeats nothing, each order keyed by its schedule
+ * and tick, so that no path creates a second order for a tick.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class TickFiring {
 
     private static final Logger LOG = Logger.getLogger(TickFiring.class.getName());
-    /** The attributes that link an order to its schedule and tick. */
-    public static final String SCHEDULE_ATTRIBUTE = "schedule";
-    public static final String TICK_ATTRIBUTE = "schedule.tick";
-
     @Inject
     Schedules schedules;
-    @EJB
-    OrderSubmission submission;
+    @Inject
+    TickOrders orders;
     @Inject
     ScheduleSettings settings;
     @Inject
@@ -70,42 +56,29 @@ public class TickFiring {
     }
 
     private int submit(ScheduleRecord schedule, List<Instant> ticks, Instant now) {
-        OrderRequest body = Json.read(schedule.orderBody(), OrderRequest.class);
-        List<BatchOrder> orders = new ArrayList<>(ticks.size());
-        for (int i = 0; i < ticks.size(); i++) {
-            orders.add(BatchOrder.of(i, ofTick(body, schedule.scheduleId(), ticks.get(i)), ticks.get(i).toString()));
-        }
-        List<BatchResult> results;
+        List<TickOrders.TickOrder> answered;
         try {
-            results = submission.submitAll(orders, BatchSource.schedule(schedule.scheduleId()));
-        } catch (BatchTooLargeException | BrokerUnavailableException e) {
-            throw new IllegalStateException("schedule " + schedule.scheduleId() + ": its ticks could not be submitted", e);
+            answered = orders.submit(schedule, ticks);
+        } catch (BatchTooLargeException e) {
+            throw new IllegalStateException("schedule " + schedule.scheduleId() + ": more ticks at once than the door takes", e);
         }
         int accepted = 0;
-        for (BatchResult result : results) {
-            Instant tick = ticks.get(result.index());
-            if (result.accepted()) {
-                schedule.fired(result.orderId());
-                ScheduleMetrics.lag(registry, Duration.between(schedule.rules().schedule().jitter().fireAt(schedule.scheduleId(), tick), now));
-                accepted += result.replayed() ? 0 : 1;
-            } else if (result.refusal().kind() == BatchResult.Refusal.Kind.KEY_REUSED) {
-                LOG.log(Level.INFO, "Schedule {0}: tick {1} already had its order", new Object[] {schedule.scheduleId(), tick});
+        for (TickOrders.TickOrder order : answered) {
+            if (order.accepted()) {
+                schedule.fired(order.orderId());
+                ScheduleMetrics.lag(registry, Duration.between(schedule.rules().schedule().jitter().fireAt(schedule.scheduleId(),
+                        order.tick()), now));
+                accepted += order.replayed() ? 0 : 1;
+            } else if (order.refusal().kind() == BatchResult.Refusal.Kind.KEY_REUSED) {
+                LOG.log(Level.INFO, "Schedule {0}: tick {1} already had its order", new Object[] {schedule.scheduleId(), order.tick()});
             } else {
                 // An order the door refuses would be refused at every tick: the schedule stops, saying why.
-                String reason = "tick " + tick + ": its order was refused: " + result.refusal().reason();
+                String reason = "tick " + order.tick() + ": its order was refused: " + order.refusal().reason();
                 schedule.pause(reason.length() > 500 ? reason.substring(0, 500) : reason, now);
                 LOG.log(Level.WARNING, "Schedule {0} paused: {1}", new Object[] {schedule.scheduleId(), reason});
                 break;
             }
         }
         return accepted;
-    }
-
-    /** The schedule's order for one tick: its body, with the schedule and the tick among its attributes. */
-    static OrderRequest ofTick(OrderRequest body, String scheduleId, Instant tick) {
-        Map<String, String> attributes = new LinkedHashMap<>(body.attributesOrEmpty());
-        attributes.put(SCHEDULE_ATTRIBUTE, scheduleId);
-        attributes.put(TICK_ATTRIBUTE, tick.toString());
-        return new OrderRequest(body.customerId(), body.items(), body.workflow(), body.replyTo(), body.notBefore(), attributes);
     }
 }

@@ -185,8 +185,9 @@ class TickFiringDbTest {
         firing.registry = registry;
         firing.clocks = mock(Clocks.class);
         when(firing.clocks.now()).thenReturn(at(now));
-        firing.submission = mock(OrderSubmission.class);
-        when(firing.submission.submitAll(any(), any())).thenAnswer(call -> {
+        firing.orders = new TickOrders();
+        firing.orders.submission = mock(OrderSubmission.class);
+        when(firing.orders.submission.submitAll(any(), any())).thenAnswer(call -> {
             List<BatchOrder> orders = call.getArgument(0);
             BatchSource source = call.getArgument(1);
             List<BatchResult> results = new ArrayList<>();

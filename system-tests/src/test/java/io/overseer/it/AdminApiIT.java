@@ -113,12 +113,29 @@ class AdminApiIT extends DeployedWarIT {
         String metrics = Metrics.scrape(root).text();
         assertTrue(metrics.contains("overseer_schedule_lag_seconds_count") && metrics.contains("overseer_schedule_ticks{"),
                 "the ticks' meters at /api/metrics");
+        JsonNode ticks = created.json().get("nextTicks");
+        Http.Reply backfilled = admin("schedules/every-two-seconds/backfill", "{\"from\":\"" + ticks.get(0).asText()
+                + "\",\"to\":\"" + ticks.get(2).asText() + "\",\"reason\":\"the report's first three runs again\"}");
+        assertEquals(200, backfilled.status(), backfilled.body());
+        assertEquals(3, backfilled.json().get("ticks").asInt(), backfilled.body());
+        for (JsonNode tick : backfilled.json().get("orders")) {
+            assertTrue(tick.get("replayed").asBoolean(), "a fired tick answers with its order: " + backfilled.body());
+        }
+        assertEquals(orders, TestStack.scalar(ofSchedule, "every-two-seconds"), "the backfill of fired ticks created nothing");
+        Http.Reply tooLong = admin("schedules/every-two-seconds/backfill", "{\"from\":\"" + ticks.get(0).asText()
+                + "\",\"to\":\"2099-01-01T00:00:00Z\",\"reason\":\"everything\"}");
+        assertEquals(400, tooLong.status(), tooLong.body());
+        assertTrue(tooLong.body().contains("in parts"), tooLong.body());
+        Http.Reply triggered = admin("schedules/every-two-seconds/trigger", "{\"reason\":\"the auditors want it now\"}");
+        assertEquals(202, triggered.status(), triggered.body());
+        api.awaitState(triggered.json().get("orderId").asText(), WAIT, "Processed");
         Http.Reply resumed = admin("schedules/every-two-seconds/resume", "{\"reason\":\"freeze over\"}");
         assertEquals(200, resumed.status(), resumed.body());
         assertFalse(resumed.json().hasNonNull("pausedReason"), resumed.body());
-        JsonNode audit = Http.get(api.base().resolve("api/admin/audit?limit=3"), VIEWER).json();
-        assertEquals("schedule-resume", audit.get(0).get("action").asText(), audit.toString());
-        assertEquals("schedule-pause", audit.get(1).get("action").asText(), audit.toString());
+        JsonNode audit = Http.get(api.base().resolve("api/admin/audit?limit=4"), VIEWER).json();
+        List<String> actions = new ArrayList<>();
+        audit.forEach(entry -> actions.add(entry.get("action").asText()));
+        assertEquals(List.of("schedule-resume", "schedule-trigger", "schedule-backfill", "schedule-pause"), actions, audit.toString());
         Http.Reply removed = Http.send(Http.authorized(HttpRequest.newBuilder(
                 api.base().resolve("api/admin/schedules/every-two-seconds")).DELETE(), OPERATOR));
         assertEquals(204, removed.status(), removed.body());

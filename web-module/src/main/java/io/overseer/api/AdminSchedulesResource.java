@@ -4,6 +4,7 @@ import io.overseer.admin.ScheduleActions;
 import io.overseer.recurring.ScheduleRules;
 import io.overseer.recurring.ScheduleSpec;
 import io.overseer.recurring.ScheduleView;
+import io.overseer.recurring.TickOrders;
 import io.overseer.submission.OrderRequest;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -69,6 +70,16 @@ public class AdminSchedulesResource {
             return new ScheduleSpec(id, cron, every, zone, start, end, missedTicks, catchUpWindow, catchUpMax, overlap,
                     repeatedTime, skippedTime, jitter);
         }
+    }
+
+    /** A backfill's range (ISO-8601 date-times with their offsets, both included) and why. */
+    public record Backfill(@NotNull @Pattern(regexp = ISO) String from, @NotNull @Pattern(regexp = ISO) String to,
+                           @jakarta.validation.constraints.NotBlank @Size(max = 500)
+                           @Pattern(regexp = OrderRequest.TEXT, message = OrderRequest.TEXT_MESSAGE) String reason) {
+    }
+
+    /** What a backfill submitted: each tick with its order, new or the tick's earlier one (replayed), or its refusal. */
+    public record Backfilled(int ticks, List<TickOrders.TickOrder> orders) {
     }
 
     /** The schedules, by id. */
@@ -143,6 +154,54 @@ public class AdminSchedulesResource {
     public ScheduleView resume(@PathParam("id") String id, @NotNull @Valid OperatorResource.Action action) {
         return actions.resume(id, action.reason(), Operators.name(security))
                 .orElseThrow(() -> new NotFoundException("No such schedule"));
+    }
+
+    @POST
+    @Path("{id}/trigger")
+    @Operation(summary = "Submit the schedule's order now, outside its ticks; its position is left alone (role operator)")
+    @APIResponse(responseCode = "202", description = "The order, with its Location")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    public Response trigger(@PathParam("id") String id, @NotNull @Valid OperatorResource.Action action) {
+        try {
+            TickOrders.TickOrder order = actions.trigger(id, action.reason(), Operators.name(security))
+                    .orElseThrow(() -> new NotFoundException("No such schedule"));
+            if (!order.accepted()) {
+                throw new InvalidRequestException("the schedule's order was refused: " + order.refusal().reason());
+            }
+            return Response.accepted(order).location(uri.getBaseUriBuilder().path("orders").path(order.orderId()).build()).build();
+        } catch (ScheduleActions.ScheduleRefusedException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    @POST
+    @Path("{id}/backfill")
+    @Operation(summary = "Submit the orders of the schedule's ticks in a range, at most 100; ticks that had their order"
+            + " answer with it (role operator)")
+    @APIResponse(responseCode = "200", description = "Each tick with its order or its refusal")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    public Backfilled backfill(@PathParam("id") String id, @NotNull @Valid Backfill range) {
+        try {
+            List<TickOrders.TickOrder> orders = actions.backfill(id, instant("from", range.from()), instant("to", range.to()),
+                    range.reason(), Operators.name(security)).orElseThrow(() -> new NotFoundException("No such schedule"));
+            return new Backfilled(orders.size(), orders);
+        } catch (ScheduleActions.ScheduleRefusedException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    private static java.time.Instant instant(String field, String text) {
+        try {
+            return java.time.OffsetDateTime.parse(text).toInstant();
+        } catch (java.time.DateTimeException e) {
+            throw new InvalidRequestException(field + ": an ISO-8601 date-time with its offset, not '" + text + "'");
+        }
     }
 
     @DELETE
