@@ -20,9 +20,10 @@ import {orders} from './pages/orders.js';
 import {overview} from './pages/overview.js';
 import {pauses} from './pages/pauses.js';
 import {queues} from './pages/queues.js';
+import {schedules} from './pages/schedules.js';
 import {workflows} from './pages/workflows.js';
 
-const PAGES = {overview, orders, order, queues, pauses, instances, audit, bulk, bulkJob, workflows};
+const PAGES = {overview, orders, order, queues, pauses, schedules, instances, audit, bulk, bulkJob, workflows};
 
 // A module runs after the document is parsed and before DOMContentLoaded.
 document.addEventListener('DOMContentLoaded', () => {

@@ -119,6 +119,38 @@ class ConsoleOperatorIT extends DeployedWarIT {
     }
 
     /**
+     * The schedules page (docs/schedules.md): a schedule created over the API is listed with its next ticks; an
+     * operator pauses it with a reason, seen in its row, triggers its order now, which the orders listing finds
+     * by the schedule's attribute, and resumes it.
+     */
+    @Test
+    void anOperatorPausesTriggersAndResumesASchedule() {
+        String id = "console-" + UUID.randomUUID().toString().substring(0, 8);
+        Http.Credentials operator = TestStack.credentials(TestStack.OPERATOR);
+        // Yearly, on 1 January at midnight: no tick of its own fires while the test runs.
+        Http.Reply created = Http.post(admin("schedules"), "application/json", "{\"id\":\"" + id + "\",\"cron\":\"0 0 1 1 *\","
+                + "\"order\":{\"customerId\":\"c-console-schedule\",\"items\":[{\"sku\":\"s-1\",\"quantity\":1}],"
+                + "\"workflow\":\"single-charge\"}}", operator);
+        assertEquals(201, created.status(), created.body());
+        try (Browser browser = Browser.open("operator")) {
+            browser.signIn(console(), TestStack.OPERATOR);
+            browser.go(console() + "#/schedules");
+            browser.awaitText(By.cssSelector("tr[data-schedule='" + id + "']"), "cron 0 0 1 1 *");
+            browser.act(By.cssSelector("tr[data-schedule='" + id + "'] button[data-action=pause]"), "year-end freeze");
+            browser.awaitText(By.cssSelector("tr[data-schedule='" + id + "']"), "year-end freeze");
+            browser.act(By.cssSelector("tr[data-schedule='" + id + "'] button[data-action=trigger]"), "the auditors ask now");
+            browser.go(console() + "#/orders?attribute=schedule:" + id);
+            browser.await(By.cssSelector("#orders-table tbody tr"));
+            browser.screenshot("schedule-triggered");
+            browser.go(console() + "#/schedules");
+            browser.act(By.cssSelector("tr[data-schedule='" + id + "'] button[data-action=resume]"), "freeze over");
+            browser.await(By.cssSelector("tr[data-schedule='" + id + "'] button[data-action=pause]"));
+        } finally {
+            Http.send(Http.authorized(java.net.http.HttpRequest.newBuilder(admin("schedules/" + id)).DELETE(), operator));
+        }
+    }
+
+    /**
      * Issue 29: after an outage of the payment provider, {@value #BULK_ORDERS} orders in Error; the fault
      * healed, the operator filters them in the listing (state and a business attribute), previews the bulk
      * resubmit, confirms it with a reason, and watches the job's page count them to the end. Each order is
