@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -34,8 +35,9 @@ public record ScheduleSpec(String id, String cron, String every, String zone, St
         ZoneId timeZone = field("zone", () -> Recurrence.zone(zone == null ? "UTC" : zone));
         Instant from = instant("start", start);
         Instant to = instant("end", end);
+        // An interval without a start counts from the creation's whole second: ticks a reader can tell apart.
         Recurrence recurrence = field("end", () -> new Recurrence(cadence, timeZone,
-                from == null && cadence instanceof Cadence.Every ? createdAt : from, to,
+                from == null && cadence instanceof Cadence.Every ? createdAt.truncatedTo(ChronoUnit.SECONDS) : from, to,
                 new DaylightSaving(choice("repeatedTime", repeatedTime, DaylightSaving.Repeated.ONCE),
                         choice("skippedTime", skippedTime, DaylightSaving.Missing.SHIFT))));
         MissedTicks.Kind kind = choice("missedTicks", missedTicks, MissedTicks.Kind.FIRE_ONCE);
@@ -85,9 +87,10 @@ public record ScheduleSpec(String id, String cron, String every, String zone, St
         }
     }
 
+    /** To the microsecond, as PostgreSQL keeps it: a tick computed before the row is stored is the one read back. */
     private static Instant instant(String field, String text) {
         try {
-            return text == null ? null : OffsetDateTime.parse(text).toInstant();
+            return text == null ? null : OffsetDateTime.parse(text).toInstant().truncatedTo(ChronoUnit.MICROS);
         } catch (DateTimeException e) {
             throw new IllegalArgumentException(field + ": an ISO-8601 date-time with its offset such as"
                     + " 2026-12-01T02:00:00+01:00, not '" + text + "'", e);
