@@ -50,6 +50,12 @@ public class ScheduleActions {
 
     /** The new schedule, or empty if one has this id already. */
     public Optional<ScheduleView> create(ScheduleSpec spec, OrderRequest order, String operator) throws ScheduleRefusedException {
+        return create(spec, order, null, operator);
+    }
+
+    /** As above; the schedule pauses itself, with an alert, once {@code pauseAfterFailures} of its orders in a row end in Error. */
+    public Optional<ScheduleView> create(ScheduleSpec spec, OrderRequest order, Integer pauseAfterFailures, String operator)
+            throws ScheduleRefusedException {
         Instant now = clocks.now().toInstant();
         ScheduleRules rules;
         try {
@@ -72,7 +78,10 @@ public class ScheduleActions {
         if (schedules.find(rules.id()).isPresent()) {
             return Optional.empty();
         }
-        ScheduleRecord schedule = new ScheduleRecord(rules, workflow, Json.write(order), now);
+        if (pauseAfterFailures != null && pauseAfterFailures < 1) {
+            throw new ScheduleRefusedException("pauseAfterFailures: at least 1, not " + pauseAfterFailures);
+        }
+        ScheduleRecord schedule = new ScheduleRecord(rules, workflow, Json.write(order), pauseAfterFailures, now);
         schedules.add(schedule);
         audit.record(operator, "schedule-create", rules.id(), rules.schedule().recurrence().cadence() + " in "
                 + rules.schedule().recurrence().zone(), "next tick " + schedule.nextDue());

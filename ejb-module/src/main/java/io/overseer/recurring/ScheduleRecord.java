@@ -21,6 +21,8 @@ import java.util.List;
 public class ScheduleRecord {
 
     private static final Duration BUFFER_RECHECK = Duration.ofSeconds(1);
+    /** An order of a schedule is unfinished while it waits or runs; Error waits for an operator, not for the schedule. */
+    static final java.util.Set<String> UNFINISHED = java.util.Set.of("Pending", "Processing", "Compensating");
 
     @Id
     @Column(name = "schedule_id")
@@ -65,6 +67,12 @@ public class ScheduleRecord {
     private long overlappedCount;
     @Column(name = "paused_reason")
     private String pausedReason;
+    @Column(name = "pause_after_failures")
+    private Integer pauseAfterFailures;
+    @Column(name = "failures_in_row")
+    private int failuresInRow;
+    @Column(name = "judged_order_id")
+    private String judgedOrderId;
     @Column(name = "created_at")
     private OffsetDateTime createdAt;
     @Column(name = "updated_at")
@@ -77,6 +85,12 @@ public class ScheduleRecord {
 
     /** A new schedule, its first tick the first after {@code now} (or its start). */
     public ScheduleRecord(ScheduleRules rules, String workflow, String orderBody, Instant now) {
+        this(rules, workflow, orderBody, null, now);
+    }
+
+    /** As above, paused once {@code pauseAfterFailures} of its orders in a row have ended in Error (null: never). */
+    public ScheduleRecord(ScheduleRules rules, String workflow, String orderBody, Integer pauseAfterFailures, Instant now) {
+        this.pauseAfterFailures = pauseAfterFailures;
         this.scheduleId = rules.id();
         this.workflow = workflow;
         this.orderBody = orderBody;
@@ -88,12 +102,18 @@ public class ScheduleRecord {
 
     /**
      * Plans at {@code now} and moves the position on: the ticks to submit an order for, in order.
-     * {@code previousUnfinished}: the order of the last tick fired is still waiting or running.
+     * {@code lastOrderState}: the process state of the order the last fired tick submitted (null if none, or
+     * removed). When ticks are due, that order is judged once: one more in Error than the schedule allows in a row
+     * pauses it instead, its position left where it was (on resume, its missed-tick policy judges the ticks).
      */
-    public List<Instant> plan(Instant now, Duration onTime, boolean previousUnfinished) {
+    public List<Instant> plan(Instant now, Duration onTime, String lastOrderState) {
         TickPlanner.Schedule schedule = rules().schedule();
+        boolean previousUnfinished = lastOrderState != null && UNFINISHED.contains(lastOrderState);
         TickPlanner.Plan plan = TickPlanner.plan(schedule,
                 new TickPlanner.Position(instant(nextDue), instant(buffered), previousUnfinished), now, onTime);
+        if (!plan.fire().isEmpty() && failedTooOften(lastOrderState, now)) {
+            return List.of();
+        }
         missedCount += plan.missed();
         overlappedCount += plan.overlapped();
         firedCount += plan.fire().size();
@@ -103,6 +123,21 @@ public class ScheduleRecord {
         moveTo(plan.nextDue(), plan.buffered(), now);
         updatedAt = at(now);
         return plan.fire();
+    }
+
+    /** Judges the last order once, when it has ended: Error adds to the streak, any other end clears it. */
+    private boolean failedTooOften(String lastOrderState, Instant now) {
+        if (lastOrderId == null || lastOrderId.equals(judgedOrderId) || lastOrderState == null
+                || UNFINISHED.contains(lastOrderState)) {
+            return false;
+        }
+        judgedOrderId = lastOrderId;
+        failuresInRow = "Error".equals(lastOrderState) ? failuresInRow + 1 : 0;
+        if (pauseAfterFailures == null || failuresInRow < pauseAfterFailures) {
+            return false;
+        }
+        pause("its last " + failuresInRow + " orders ended in Error (the last: " + lastOrderId + ")", now);
+        return true;
     }
 
     /** The order the last fired tick submitted, for the overlap policy and the operators. */
@@ -154,6 +189,7 @@ public class ScheduleRecord {
     /** Resumed: the ticks that came due while it was paused are judged by its missed-tick policy at the next poll. */
     public void resume(Instant now) {
         this.pausedReason = null;
+        this.failuresInRow = 0;
         this.updatedAt = at(now);
     }
 
@@ -175,6 +211,14 @@ public class ScheduleRecord {
 
     public String pausedReason() {
         return pausedReason;
+    }
+
+    public Integer pauseAfterFailures() {
+        return pauseAfterFailures;
+    }
+
+    public int failuresInRow() {
+        return failuresInRow;
     }
 
     // the rules' columns, read and written only by ScheduleRules

@@ -14,7 +14,7 @@ public record ScheduleView(String id, String workflow, String cron, String every
                            Instant end, String missedTicks, String catchUpWindow, Integer catchUpMax, String overlap,
                            String repeatedTime, String skippedTime, String jitter, Instant nextDue, Instant lastTick,
                            String lastOrderId, long fired, long missed, long overlapped, String pausedReason,
-                           List<Instant> nextTicks) {
+                           Integer pauseAfterFailures, int failuresInRow, List<Instant> nextTicks) {
 
     /** The view of {@code row}, with its next {@code preview} ticks after {@code now}. */
     public static ScheduleView of(ScheduleRecord row, Instant now, int preview) {
@@ -39,6 +39,7 @@ public record ScheduleView(String id, String workflow, String cron, String every
                 missed.kind() == MissedTicks.Kind.CATCH_UP ? missed.max() : null, ScheduleSpec.word(schedule.overlap()),
                 ScheduleSpec.word(recurrence.daylightSaving().repeated()), ScheduleSpec.word(recurrence.daylightSaving().missing()),
                 schedule.jitter().bound().isZero() ? null : schedule.jitter().bound().toString(), row.nextDue(), row.lastTick(),
-                row.lastOrderId(), row.firedCount(), row.missedCount(), row.overlappedCount(), row.pausedReason(), List.copyOf(next));
+                row.lastOrderId(), row.firedCount(), row.missedCount(), row.overlappedCount(), row.pausedReason(),
+                row.pauseAfterFailures(), row.failuresInRow(), List.copyOf(next));
     }
 }

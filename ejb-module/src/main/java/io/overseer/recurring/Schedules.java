@@ -7,6 +7,7 @@ import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The schedules' rows: the one home of the SQL that reads them for firing and writes them. */
@@ -15,14 +16,10 @@ public class Schedules {
 
     /**
      * The poller's query: ids of up to ?2 schedules whose next tick may fire at ?1, soonest first. Reads the
-     * partial index schedule_firing (V23); public so that the database tests run the very text the product runs.
+     * partial index schedule_firing (V22); public so that the database tests run the very text the product runs.
      */
     public static final String FIRING_SQL = "SELECT schedule_id FROM schedule WHERE fire_at IS NOT NULL"
             + " AND paused_reason IS NULL AND fire_at <= ?1 ORDER BY fire_at LIMIT ?2";
-
-    /** An order of a schedule is unfinished while it waits or runs; Error waits for an operator, not for the schedule. */
-    static final String UNFINISHED_SQL = "SELECT order_id FROM order_state WHERE order_id IN (%s)"
-            + " AND process_state IN ('Pending', 'Processing', 'Compensating')";
 
     @PersistenceContext(unitName = "overseer")
     EntityManager em;
@@ -46,15 +43,20 @@ public class Schedules {
         return query.getResultList();
     }
 
-    /** Which of the given orders are unfinished. */
+    /** The process state of each of the given orders that is still kept (an order removed after its retention is absent). */
     @SuppressWarnings("unchecked")
-    List<String> unfinished(Collection<String> orderIds) {
+    Map<String, String> states(Collection<String> orderIds) {
         if (orderIds.isEmpty()) {
-            return List.of();
+            return Map.of();
         }
-        var query = em.createNativeQuery(String.format(UNFINISHED_SQL, NativeParameters.placeholders(1, orderIds.size())));
+        var query = em.createNativeQuery("SELECT order_id, process_state FROM order_state WHERE order_id IN ("
+                + NativeParameters.placeholders(1, orderIds.size()) + ")");
         NativeParameters.bind(query, 1, orderIds);
-        return query.getResultList();
+        Map<String, String> states = new java.util.HashMap<>();
+        for (Object[] row : (List<Object[]>) query.getResultList()) {
+            states.put((String) row[0], (String) row[1]);
+        }
+        return states;
     }
 
     /** The schedules, the paused ones, and their ticks fired, missed and skipped for overlapping, all together. */

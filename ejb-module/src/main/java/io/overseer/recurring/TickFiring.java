@@ -1,6 +1,7 @@
 package io.overseer.recurring;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.submission.BatchResult;
 import io.overseer.submission.BatchTooLargeException;
@@ -12,7 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -32,6 +33,8 @@ public class TickFiring {
     @Inject
     TickOrders orders;
     @Inject
+    AlertPublisher alerts;
+    @Inject
     ScheduleSettings settings;
     @Inject
     Clocks clocks;
@@ -42,17 +45,24 @@ public class TickFiring {
     public int fire(List<String> ids) {
         var now = clocks.now();
         List<ScheduleRecord> locked = schedules.lockFiring(ids, now);
-        Set<String> unfinished = Set.copyOf(schedules.unfinished(
-                locked.stream().map(ScheduleRecord::lastOrderId).filter(Objects::nonNull).toList()));
+        Map<String, String> lastStates = schedules.states(
+                locked.stream().map(ScheduleRecord::lastOrderId).filter(Objects::nonNull).toList());
         int submitted = 0;
         for (ScheduleRecord schedule : locked) {
-            boolean busy = schedule.lastOrderId() != null && unfinished.contains(schedule.lastOrderId());
-            List<Instant> ticks = schedule.plan(now.toInstant(), settings.onTime(), busy);
-            if (!ticks.isEmpty()) {
+            List<Instant> ticks = schedule.plan(now.toInstant(), settings.onTime(),
+                    schedule.lastOrderId() == null ? null : lastStates.get(schedule.lastOrderId()));
+            if (schedule.pausedReason() != null) {
+                paused(schedule);
+            } else if (!ticks.isEmpty()) {
                 submitted += submit(schedule, ticks, now.toInstant());
             }
         }
         return submitted;
+    }
+
+    /** A schedule that stopped itself: an operator must look (an alert on the alerts topic, after the commit). */
+    private void paused(ScheduleRecord schedule) {
+        alerts.raise(null, "schedule-paused", "schedule " + schedule.scheduleId() + " paused: " + schedule.pausedReason());
     }
 
     private int submit(ScheduleRecord schedule, List<Instant> ticks, Instant now) {
@@ -75,7 +85,7 @@ public class TickFiring {
                 // An order the door refuses would be refused at every tick: the schedule stops, saying why.
                 String reason = "tick " + order.tick() + ": its order was refused: " + order.refusal().reason();
                 schedule.pause(reason.length() > 500 ? reason.substring(0, 500) : reason, now);
-                LOG.log(Level.WARNING, "Schedule {0} paused: {1}", new Object[] {schedule.scheduleId(), reason});
+                paused(schedule);
                 break;
             }
         }

@@ -10,6 +10,7 @@
  * {@link io.overseer.submission.OrderSubmission} in the transaction that moves its schedule on, keyed by the
  * schedule and the tick. Schedules are submitters: they sit beside the other doors, above the scheduler.
  *
- * <p>May import {@code platform}, {@code messaging}, {@code submission}.
+ * <p>A schedule that stops itself (its order refused, or too many of its orders in Error in a row) raises an
+ * operator alert. May import {@code platform}, {@code messaging}, {@code submission}, {@code notification}.
  */
 package io.overseer.recurring;

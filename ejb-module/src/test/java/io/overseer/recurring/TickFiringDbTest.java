@@ -10,6 +10,7 @@ import static org.mockito.Mockito.when;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.overseer.admin.FinishedTallyDbTest;
+import io.overseer.notification.AlertPublisher;
 import io.overseer.platform.Clocks;
 import io.overseer.platform.JpaDatabase;
 import io.overseer.platform.Json;
@@ -66,6 +67,7 @@ class TickFiringDbTest {
     private final Map<String, String> sources = new ConcurrentHashMap<>();
     private final AtomicReference<BatchResult.Refusal> refusal = new AtomicReference<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final AlertPublisher alerts = mock(AlertPublisher.class);
 
     @BeforeEach
     void empty() throws Exception {
@@ -148,6 +150,30 @@ class TickFiringDbTest {
     }
 
     @Test
+    void aScheduleWhoseOrdersEndInErrorTooOftenInARowPausesItselfWithAnAlert() throws Exception {
+        create("flaky", Cadence.every(Duration.ofMinutes(1)), Overlap.SKIP, 2);
+        assertEquals(1, fire(T0.plusSeconds(1)));
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            FinishedTallyDbTest.orders(c, "e", 2, "Error", at(T0));
+            update(c, "UPDATE schedule SET last_order_id = 'e-1'");
+        }
+        assertEquals(1, fire(T0.plusSeconds(61)), "one order in Error: the schedule goes on");
+        try (Connection c = DB.getTestDatabase().getConnection()) {
+            update(c, "UPDATE schedule SET last_order_id = 'e-2'");
+        }
+        assertEquals(0, fire(T0.plusSeconds(121)), "two in a row: paused instead of firing");
+        String reason = strings(DB.getTestDatabase().getConnection(), "SELECT paused_reason FROM schedule").get(0);
+        assertTrue(reason.contains("last 2 orders ended in Error") && reason.contains("e-2"), reason);
+        org.mockito.Mockito.verify(alerts).raise(org.mockito.ArgumentMatchers.isNull(),
+                org.mockito.ArgumentMatchers.eq("schedule-paused"), org.mockito.ArgumentMatchers.contains("flaky"));
+        jpa.inTransaction(em -> {
+            schedules(em).lock("flaky").orElseThrow().resume(T0.plusSeconds(150));
+            return null;
+        });
+        assertEquals(1, fire(T0.plusSeconds(181)), "resumed: the order already judged is not judged again");
+    }
+
+    @Test
     void thePollReadsItsPartialIndex() throws Exception {
         try (Connection c = DB.getTestDatabase().getConnection()) {
             update(c, "SET enable_seqscan = off");
@@ -157,10 +183,14 @@ class TickFiringDbTest {
     }
 
     private void create(String id, Cadence cadence, Overlap overlap) throws Exception {
+        create(id, cadence, overlap, null);
+    }
+
+    private void create(String id, Cadence cadence, Overlap overlap, Integer pauseAfterFailures) throws Exception {
         Recurrence recurrence = new Recurrence(cadence, ZoneId.of("UTC"), T0, null, DaylightSaving.DEFAULT);
         ScheduleRules rules = new ScheduleRules(new TickPlanner.Schedule(id, recurrence, MissedTicks.FIRE_ONCE, overlap, Jitter.NONE));
         jpa.inTransaction(em -> {
-            schedules(em).add(new ScheduleRecord(rules, "order", BODY, T0.minusSeconds(60)));
+            schedules(em).add(new ScheduleRecord(rules, "order", BODY, pauseAfterFailures, T0.minusSeconds(60)));
             return null;
         });
     }
@@ -183,6 +213,7 @@ class TickFiringDbTest {
         firing.settings.onTime = Duration.ofMinutes(1);
         firing.settings.batch = 50;
         firing.registry = registry;
+        firing.alerts = alerts;
         firing.clocks = mock(Clocks.class);
         when(firing.clocks.now()).thenReturn(at(now));
         firing.orders = new TickOrders();

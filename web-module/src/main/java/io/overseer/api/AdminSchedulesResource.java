@@ -64,6 +64,7 @@ public class AdminSchedulesResource {
             @Pattern(regexp = WORD) String repeatedTime,
             @Pattern(regexp = WORD) String skippedTime,
             @Pattern(regexp = ISO) String jitter,
+            @Min(1) @Max(1000) Integer pauseAfterFailures,
             @NotNull @Valid OrderRequest order) {
 
         ScheduleSpec spec() {
@@ -122,7 +123,7 @@ public class AdminSchedulesResource {
     @APIResponse(responseCode = "409", ref = "Conflict")
     public Response create(@NotNull @Valid ScheduleBody body) {
         try {
-            ScheduleView created = actions.create(body.spec(), body.order(), Operators.name(security))
+            ScheduleView created = actions.create(body.spec(), body.order(), body.pauseAfterFailures(), Operators.name(security))
                     .orElseThrow(() -> new ClientErrorException("A schedule named " + body.id() + " exists", Response.Status.CONFLICT));
             return Response.created(uri.getAbsolutePathBuilder().path(created.id()).build()).entity(created).build();
         } catch (ScheduleActions.ScheduleRefusedException e) {
