@@ -9,6 +9,7 @@ import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
@@ -26,6 +27,7 @@ import java.util.logging.Logger;
  * that fired it.
  */
 @Singleton
+@Startup // its gauges are at /api/metrics from the deployment, not from the first sample
 @DependsOn("SchemaMigration")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class ScheduleMetrics {

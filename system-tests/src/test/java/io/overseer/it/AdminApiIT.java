@@ -110,9 +110,10 @@ class AdminApiIT extends DeployedWarIT {
             api.awaitState(each.get("orderId").asText(), WAIT, "Processed");
         }
         assertTrue(listing.get("orders").size() >= 3, listing.toString());
-        String metrics = Metrics.scrape(root).text();
-        assertTrue(metrics.contains("overseer_schedule_lag_seconds_count") && metrics.contains("overseer_schedule_ticks{"),
-                "the ticks' meters at /api/metrics");
+        Poll.until("the ticks' meters at /api/metrics", WAIT, () -> {
+            String metrics = Metrics.scrape(root).text();
+            return metrics.contains("overseer_schedule_lag_seconds_count") && metrics.contains("overseer_schedule_ticks{");
+        });
         JsonNode ticks = created.json().get("nextTicks");
         Http.Reply backfilled = admin("schedules/every-two-seconds/backfill", "{\"from\":\"" + ticks.get(0).asText()
                 + "\",\"to\":\"" + ticks.get(2).asText() + "\",\"reason\":\"the report's first three runs again\"}");
