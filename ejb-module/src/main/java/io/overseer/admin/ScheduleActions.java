@@ -48,12 +48,10 @@ public class ScheduleActions {
         }
     }
 
-    /** The new schedule, or empty if one has this id already. */
-    public Optional<ScheduleView> create(ScheduleSpec spec, OrderRequest order, String operator) throws ScheduleRefusedException {
-        return create(spec, order, null, operator);
-    }
-
-    /** As above; the schedule pauses itself, with an alert, once {@code pauseAfterFailures} of its orders in a row end in Error. */
+    /**
+     * The new schedule, or empty if one has this id already; it pauses itself, with an alert, once
+     * {@code pauseAfterFailures} of its orders in a row end in Error (null: never).
+     */
     public Optional<ScheduleView> create(ScheduleSpec spec, OrderRequest order, Integer pauseAfterFailures, String operator)
             throws ScheduleRefusedException {
         Instant now = clocks.now().toInstant();
@@ -149,15 +147,10 @@ public class ScheduleActions {
         if (schedule.isEmpty()) {
             return Optional.empty();
         }
-        List<Instant> ticks = new java.util.ArrayList<>();
-        Optional<Instant> tick = schedule.get().rules().schedule().recurrence().next(from.minusNanos(1));
-        while (tick.isPresent() && !tick.get().isAfter(to)) {
-            if (ticks.size() == MOST_BACKFILLED) {
-                throw new ScheduleRefusedException("from, to: more than " + MOST_BACKFILLED + " ticks; backfill the range in parts"
-                        + " (the " + (MOST_BACKFILLED + 1) + "th is " + tick.get() + ")");
-            }
-            ticks.add(tick.get());
-            tick = schedule.get().rules().schedule().recurrence().next(tick.get());
+        List<Instant> ticks = schedule.get().rules().schedule().recurrence().ticks(from.minusNanos(1), to, MOST_BACKFILLED + 1);
+        if (ticks.size() > MOST_BACKFILLED) {
+            throw new ScheduleRefusedException("from, to: more than " + MOST_BACKFILLED + " ticks; backfill the range in parts"
+                    + " (the " + (MOST_BACKFILLED + 1) + "th is " + ticks.get(MOST_BACKFILLED) + ")");
         }
         List<TickOrders.TickOrder> orders = ticks.isEmpty() ? List.of() : submit(schedule.get(), ticks);
         audit.record(operator, "schedule-backfill", id, reason, ticks.size() + " ticks from " + from + " to " + to + ", "

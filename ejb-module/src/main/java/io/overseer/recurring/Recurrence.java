@@ -56,9 +56,18 @@ public record Recurrence(Cadence cadence, ZoneId zone, Instant start, Instant en
         return next.filter(tick -> end == null || !tick.isAfter(end));
     }
 
-    /** The first tick after a change of the schedule at {@code changedAt}: ticks before the change were the old rule's. */
-    public Optional<Instant> firstAfterChange(Instant changedAt) {
-        return next(changedAt);
+    /**
+     * Up to {@code most} ticks after {@code after}, in order, none after {@code until} (null: no bound). A schedule
+     * changed at some instant starts from {@code next} of that instant: ticks before it were the old rule's.
+     */
+    public List<Instant> ticks(Instant after, Instant until, int most) {
+        List<Instant> ticks = new java.util.ArrayList<>();
+        Optional<Instant> tick = next(after);
+        while (tick.isPresent() && ticks.size() < most && (until == null || !tick.get().isAfter(until))) {
+            ticks.add(tick.get());
+            tick = next(tick.get());
+        }
+        return ticks;
     }
 
     private Optional<Instant> nextInterval(Duration interval, Instant after) {

@@ -4,6 +4,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,22 +80,24 @@ public class ScheduleRecord {
     private OffsetDateTime updatedAt;
     @Version
     private long version;
+    /** The rules, read from their columns once: they never change after creation, and a cron is parsed to read them. */
+    @Transient
+    private ScheduleRules rules;
 
     protected ScheduleRecord() {
     }
 
-    /** A new schedule, its first tick the first after {@code now} (or its start). */
-    public ScheduleRecord(ScheduleRules rules, String workflow, String orderBody, Instant now) {
-        this(rules, workflow, orderBody, null, now);
-    }
-
-    /** As above, paused once {@code pauseAfterFailures} of its orders in a row have ended in Error (null: never). */
+    /**
+     * A new schedule, its first tick the first after {@code now} (or its start); paused once
+     * {@code pauseAfterFailures} of its orders in a row have ended in Error (null: never).
+     */
     public ScheduleRecord(ScheduleRules rules, String workflow, String orderBody, Integer pauseAfterFailures, Instant now) {
         this.pauseAfterFailures = pauseAfterFailures;
         this.scheduleId = rules.id();
         this.workflow = workflow;
         this.orderBody = orderBody;
         rules.writeTo(this);
+        this.rules = rules;
         this.createdAt = at(now);
         this.updatedAt = createdAt;
         moveTo(rules.schedule().recurrence().next(now.minusNanos(1)).orElse(null), null, now);
@@ -163,7 +166,10 @@ public class ScheduleRecord {
     }
 
     public ScheduleRules rules() {
-        return ScheduleRules.readFrom(this);
+        if (rules == null) {
+            rules = ScheduleRules.readFrom(this);
+        }
+        return rules;
     }
 
     public String scheduleId() {

@@ -87,8 +87,11 @@ public record ScheduleSpec(String id, String cron, String every, String zone, St
         }
     }
 
-    /** To the microsecond, as PostgreSQL keeps it: a tick computed before the row is stored is the one read back. */
-    private static Instant instant(String field, String text) {
+    /**
+     * A client's date-time with its offset, for {@code field}: to the microsecond, as PostgreSQL keeps it, so a
+     * tick computed before the row is stored is the one read back; refused naming the field.
+     */
+    public static Instant instant(String field, String text) {
         try {
             return text == null ? null : OffsetDateTime.parse(text).toInstant().truncatedTo(ChronoUnit.MICROS);
         } catch (DateTimeException e) {

@@ -1,9 +1,7 @@
 package io.overseer.recurring;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A schedule as the API and the console show it: its rules in the words {@link ScheduleSpec} reads, where
@@ -21,16 +19,8 @@ public record ScheduleView(String id, String workflow, String cron, String every
         TickPlanner.Schedule schedule = row.rules().schedule();
         Recurrence recurrence = schedule.recurrence();
         MissedTicks missed = schedule.missed();
-        List<Instant> next = new ArrayList<>(preview);
-        Instant cursor = row.nextDue() != null && row.nextDue().isAfter(now) ? row.nextDue().minusNanos(1) : now;
-        for (int i = 0; i < preview; i++) {
-            Optional<Instant> tick = recurrence.next(cursor);
-            if (tick.isEmpty()) {
-                break;
-            }
-            next.add(tick.get());
-            cursor = tick.get();
-        }
+        Instant after = row.nextDue() != null && row.nextDue().isAfter(now) ? row.nextDue().minusNanos(1) : now;
+        List<Instant> next = recurrence.ticks(after, null, preview);
         return new ScheduleView(row.scheduleId(), row.workflow(),
                 recurrence.cadence() instanceof Cadence.Cron cron ? cron.expression() : null,
                 recurrence.cadence() instanceof Cadence.Every every ? every.interval().toString() : null,

@@ -199,9 +199,9 @@ public class AdminSchedulesResource {
 
     private static java.time.Instant instant(String field, String text) {
         try {
-            return java.time.OffsetDateTime.parse(text).toInstant();
-        } catch (java.time.DateTimeException e) {
-            throw new InvalidRequestException(field + ": an ISO-8601 date-time with its offset, not '" + text + "'");
+            return ScheduleSpec.instant(field, text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage());
         }
     }
 
